@@ -1,0 +1,34 @@
+/**
+ * `report-exporter` — the command line (CONTRACT §3). Each command lives in its own file under
+ * `commands/` and registers itself on the program. Exit codes: 0 ok, 1 a report failed, 2 usage or
+ * config error.
+ */
+import { Command, CommanderError } from 'commander';
+import { ExporterError } from '#core/errors';
+import { registerValidate } from './commands/validate';
+
+const program = new Command('report-exporter')
+  .description('Export the Reporting API v2 to CSV and Parquet on S3 or a folder, with an emailed summary.')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerValidate(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err: unknown) {
+  process.exitCode = exitCodeFor(err);
+}
+
+function exitCodeFor(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // help and version are not errors; anything else commander rejects is a usage error
+    return err.exitCode === 0 ? 0 : 2;
+  }
+  if (err instanceof ExporterError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    return err.code === 'CONFIG_INVALID' || err.code === 'CONFIG_NOT_FOUND' || err.code === 'USAGE' ? 2 : 1;
+  }
+  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+  return 1;
+}

@@ -1,0 +1,63 @@
+/**
+ * What the export pipeline needs from the Reporting API v2: pages of raw rows for one report request.
+ * Implemented by `createApiClient` (undici) in `./client`.
+ */
+
+import type { Route } from '../config/routes';
+import type { ArrayFormat } from './query';
+
+/** A row as the API sends it: identifying fields plus a nested `metrics` object. Untrusted. */
+export type ApiRow = Readonly<Record<string, unknown>>;
+
+export interface ApiPage {
+  readonly rows: readonly ApiRow[];
+  /** The cursor to fetch the page after this one; null on the last page. */
+  readonly nextCursor: string | null;
+  /** 0-based index of this page within the request (counting from the cursor it was resumed at). */
+  readonly index: number;
+}
+
+export interface ReportRequest {
+  readonly route: Route;
+  readonly metrics?: readonly string[];
+  /** Inclusive window dates, YYYY-MM-DD. Ignored on `instances` and `campaigns`. */
+  readonly startDate: string;
+  readonly endDate: string;
+  readonly filters: {
+    readonly platform?: string;
+    readonly contentType?: string;
+    readonly dateBasis?: string;
+    readonly instanceIds?: readonly string[];
+    readonly campaignIds?: readonly string[];
+  };
+  readonly params?: Readonly<Record<string, string | number | boolean>>;
+}
+
+export interface PageOptions {
+  /** Resume at this cursor (from an earlier, interrupted export); null/undefined = first page. */
+  readonly cursor?: string | null;
+  readonly signal?: AbortSignal;
+}
+
+/** Observability hooks; all optional, all secret-free. */
+export interface ApiEvents {
+  onRequest?(info: { route: string; attempt: number }): void;
+  onRetry?(info: {
+    route: string;
+    status: number | null;
+    attempt: number;
+    delayMs: number;
+    reason: string;
+  }): void;
+  onPage?(info: { route: string; rows: number; index: number }): void;
+  onReauth?(info: { route: string }): void;
+}
+
+export interface ReportingApi {
+  /** The pages of one report, in order, with back-pressure: the next page is fetched when asked for. */
+  pages(request: ReportRequest, options?: PageOptions): AsyncIterable<ApiPage>;
+  /** Releases sockets. */
+  close(): Promise<void>;
+}
+
+export type { ArrayFormat };

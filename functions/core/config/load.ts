@@ -1,0 +1,61 @@
+/**
+ * Reading and validating `reports.yaml`. One function for the CLI, the Lambdas and `cdk synth`, so all
+ * three reject a bad config with the same, path-named list of problems.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { ExporterError } from '../errors';
+import { type Config, ConfigSchema } from './schema';
+
+/** `schedules[0].reports[1].filters` from a zod path. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(config)' : out;
+}
+
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+}
+
+/** Parses YAML text into a validated config. Throws CONFIG_INVALID listing every problem. */
+export function parseConfig(text: string, source = 'reports.yaml'): Config {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const problems = doc.errors.map((e) => `${source}: ${e.message.split('\n')[0]}`);
+    throw new ExporterError('CONFIG_INVALID', `${source} is not valid YAML:\n  ${problems.join('\n  ')}`, {
+      details: { problems },
+    });
+  }
+  return validateConfig(doc.toJS(), source);
+}
+
+/** Validates an already-parsed object. Throws CONFIG_INVALID listing every problem by path. */
+export function validateConfig(value: unknown, source = 'reports.yaml'): Config {
+  const result = ConfigSchema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const problems = formatIssues(result.error.issues);
+  throw new ExporterError(
+    'CONFIG_INVALID',
+    `${source} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`,
+    { details: { problems } },
+  );
+}
+
+export async function loadConfig(path: string): Promise<Config> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err: unknown) {
+    throw new ExporterError(
+      'CONFIG_NOT_FOUND',
+      `cannot read config "${path}": ${(err as NodeJS.ErrnoException).code ?? 'error'}; pass --config PATH`,
+      { cause: err },
+    );
+  }
+  return parseConfig(text, path);
+}

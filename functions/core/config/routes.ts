@@ -1,0 +1,170 @@
+/**
+ * The nine v2 data routes, what each accepts, and how v1 paths map onto them.
+ * Source: seed/reporting-api-v2.md §4 and §9, CONTRACT §1–2.
+ */
+export const ROUTES = [
+  'instances',
+  'instances/performance',
+  'instances/performance-over-time',
+  'campaigns',
+  'campaigns/performance',
+  'platforms/performance',
+  'platforms/return-on-investment',
+  'creators/performance',
+  'posts/performance',
+] as const;
+
+export type Route = (typeof ROUTES)[number];
+
+export interface RouteSpec {
+  /** `required` on the six performance routes, `optional` on ROI, `forbidden` on the two lists. */
+  readonly metrics: 'required' | 'optional' | 'forbidden';
+  /** List routes take `limit` and `nextCursor`. Others are followed if they send a cursor anyway. */
+  readonly paged: boolean;
+  /** Whether the route takes the date range and base filters (the two lists take only instanceIds). */
+  readonly baseFilters: boolean;
+  /** Whether trackingLinks* / affiliateLinks* metrics can ever be returned. */
+  readonly linkMetrics: boolean;
+  /** The fields that identify a row on this route, in column order (others follow as they appear). */
+  readonly idFields: readonly string[];
+}
+
+export const ROUTE_SPECS: Readonly<Record<Route, RouteSpec>> = {
+  instances: {
+    metrics: 'forbidden',
+    paged: true,
+    baseFilters: false,
+    linkMetrics: false,
+    idFields: ['id', 'name'],
+  },
+  'instances/performance': {
+    metrics: 'required',
+    paged: false,
+    baseFilters: true,
+    linkMetrics: true,
+    idFields: ['instanceId', 'name'],
+  },
+  'instances/performance-over-time': {
+    metrics: 'required',
+    paged: false,
+    baseFilters: true,
+    linkMetrics: false,
+    idFields: ['startDate', 'endDate'],
+  },
+  campaigns: {
+    metrics: 'forbidden',
+    paged: true,
+    baseFilters: false,
+    linkMetrics: false,
+    idFields: ['id', 'name', 'status', 'instanceId'],
+  },
+  'campaigns/performance': {
+    metrics: 'required',
+    paged: true,
+    baseFilters: true,
+    linkMetrics: true,
+    idFields: ['campaignId', 'name'],
+  },
+  'platforms/performance': {
+    metrics: 'required',
+    paged: false,
+    baseFilters: true,
+    linkMetrics: false,
+    idFields: ['platform'],
+  },
+  'platforms/return-on-investment': {
+    metrics: 'optional',
+    paged: false,
+    baseFilters: true,
+    linkMetrics: true,
+    idFields: ['platform'],
+  },
+  'creators/performance': {
+    metrics: 'required',
+    paged: true,
+    baseFilters: true,
+    linkMetrics: true,
+    idFields: ['creatorId', 'name'],
+  },
+  'posts/performance': {
+    metrics: 'required',
+    paged: true,
+    baseFilters: true,
+    linkMetrics: false,
+    idFields: ['postId'],
+  },
+};
+
+export function isLinkMetric(name: string): boolean {
+  return name.startsWith('trackingLinks') || name.startsWith('affiliateLinks');
+}
+
+/** v1 path (without query) → the v2 route, or `null` with what replaces a dropped route. */
+export const V1_PATHS: Readonly<Record<string, { route: Route | null; note: string }>> = {
+  '/v1/reporting/instances': {
+    route: 'instances',
+    note: 'adds cursor pagination (v1 returned all ids at once)',
+  },
+  '/v1/reporting/instance/details': {
+    route: null,
+    note: 'dropped in v2: take metadata from route "instances" and performance from route "instances/performance"',
+  },
+  '/v1/reporting/instances/details': {
+    route: null,
+    note: 'dropped in v2: take metadata from route "instances" and performance from route "instances/performance"',
+  },
+  '/v1/reporting/instance/performance': {
+    route: 'instances/performance',
+    note: 'path pluralized; metrics are required',
+  },
+  '/v1/reporting/instance/performance-over-time': {
+    route: 'instances/performance-over-time',
+    note: 'path pluralized; buckets carry startDate/endDate; metrics are required',
+  },
+  '/v1/reporting/campaign/performance': {
+    route: 'campaigns/performance',
+    note: 'path pluralized; metrics are required',
+  },
+  '/v1/reporting/network/performance': {
+    route: 'platforms/performance',
+    note: 'network renamed to platforms; metrics are required; smaller allowlist (no trackingLinks*/affiliateLinks*)',
+  },
+  '/v1/reporting/network/return-on-investment': {
+    route: 'platforms/return-on-investment',
+    note: 'network renamed to platforms; same response shape',
+  },
+  '/v1/reporting/influencer/performance': {
+    route: 'creators/performance',
+    note: 'influencer renamed to creators; metrics are required',
+  },
+  '/v1/reporting/post/performance': {
+    route: 'posts/performance',
+    note: 'path pluralized; metrics are required',
+  },
+};
+
+/** Normalises what a user wrote as a route (`/v1/reporting/x`, `v2/x`, `/x`) to a comparable path. */
+export function normaliseV1Path(input: string): string | null {
+  const path = input.trim().split('?')[0] ?? '';
+  const withSlash = path.startsWith('/') ? path : `/${path}`;
+  const noHost = withSlash.replace(/^\/+https?:\/\/[^/]+/, '');
+  const m = /\/v1\/reporting\/[a-z/-]+/.exec(noHost);
+  return m ? m[0].replace(/\/+$/, '') : null;
+}
+
+/** The message for a route string that is not one of the nine v2 routes. */
+export function explainBadRoute(input: unknown): string {
+  if (typeof input !== 'string') return `route must be one of: ${ROUTES.join(', ')}`;
+  const v1 = normaliseV1Path(input);
+  if (v1 !== null) {
+    const mapped = V1_PATHS[v1];
+    if (!mapped) return `"${input}" is a v1 path that v2 does not have; use one of: ${ROUTES.join(', ')}`;
+    if (mapped.route === null) return `"${input}" is a v1 path that was ${mapped.note}`;
+    return `"${input}" is a v1 path; use route "${mapped.route}" instead (${mapped.note})`;
+  }
+  const stripped = input.replace(/^\/?v2\//, '').replace(/^\//, '');
+  if ((ROUTES as readonly string[]).includes(stripped)) {
+    return `write the route without the /v2/ prefix: "${stripped}"`;
+  }
+  return `unknown route "${input}"; use one of: ${ROUTES.join(', ')}`;
+}

@@ -1,0 +1,320 @@
+/**
+ * The one schema of `reports.yaml` (CONTRACT §2). Types are derived from it; the JSON Schema in
+ * `schema/reports.schema.json` is generated from it. Every rule that can be checked before a network
+ * call lives here, so `validate`, `run` and `cdk synth` reject the same configs with the same messages.
+ */
+import { IANAZone } from 'luxon';
+import { z } from 'zod';
+import { parseScheduleExpression } from './cron';
+import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES } from './routes';
+
+const ID = /^[a-z0-9-]{1,40}$/;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** Query parameters the exporter sets itself; `params` may not override them. */
+const MANAGED_PARAMS = [
+  'startDate',
+  'endDate',
+  'metrics',
+  'instanceIds',
+  'campaignIds',
+  'platform',
+  'contentType',
+  'dateBasis',
+  'limit',
+  'nextCursor',
+];
+const REPORTING_GROUPS_REMOVED =
+  'reportingGroupIds was removed in v2 and is not accepted; scope the report with instanceIds (and campaignIds) instead';
+
+/** Cross-field checks run even when a field failed, so one `validate` lists every problem. */
+const ALWAYS = { when: () => true };
+
+const noCrLf = (s: string) => !/[\r\n]/.test(s);
+
+const idSchema = (what: string) =>
+  z.string().regex(ID, { error: `${what} must be 1–40 characters of a-z, 0-9 and "-"` });
+
+const emailAddress = z
+  .email({ error: (iss) => `"${String(iss.input)}" is not a valid email address` })
+  .refine(noCrLf, { error: 'email addresses may not contain line breaks' });
+
+/** `Name <addr@example.com>` or a bare address. */
+const mailbox = z.string().superRefine((value, ctx) => {
+  if (!noCrLf(value)) {
+    ctx.addIssue({ code: 'custom', message: 'the sender may not contain line breaks' });
+    return;
+  }
+  const m = /^\s*(?:(.*?)\s*<([^<>]+)>|([^<>\s]+))\s*$/.exec(value);
+  const address = m?.[2] ?? m?.[3];
+  if (!address || !z.email().safeParse(address).success) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${value}" is not a valid sender; write "Reports <reports@example.com>" or "reports@example.com"`,
+    });
+  }
+});
+
+const apiSchema = z.strictObject({
+  baseUrl: z
+    .url({ error: 'baseUrl must be an absolute URL such as https://reporting.example.com' })
+    .superRefine((value, ctx) => {
+      const url = new URL(value);
+      if (url.protocol === 'https:') return;
+      if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return;
+      ctx.addIssue({
+        code: 'custom',
+        message: `baseUrl must use https (http is allowed only for localhost and 127.0.0.1), got "${value}"`,
+      });
+    }),
+  credentialsSecret: z
+    .string()
+    .min(1)
+    .describe('Secrets Manager id; its SecretString is {"clientId","clientSecret"}'),
+  arrayFormat: z.enum(['repeat', 'comma', 'brackets']).default('repeat'),
+  pageSize: z.int().min(1).max(10_000).default(500),
+  concurrency: z.int().min(1).max(64).default(4),
+  timeoutSeconds: z.number().positive().max(900).default(30),
+  maxRetries: z.int().min(0).max(20).default(5),
+});
+
+const outputSchema = z.strictObject({
+  prefix: z
+    .string()
+    .default('exports/')
+    .refine((p) => p === '' || (p.endsWith('/') && !p.startsWith('/')), {
+      error: 'prefix must be empty or end with "/" and not start with "/" (e.g. "exports/")',
+    }),
+  formats: z
+    .array(z.enum(['parquet', 'csv']))
+    .min(1, { error: 'formats needs at least one of parquet, csv' })
+    .refine((f) => new Set(f).size === f.length, { error: 'formats lists a format twice' })
+    .default(['parquet', 'csv']),
+  /** A part file rolls over to the next at this many rows (bounds memory and file size). */
+  maxRowsPerPart: z.int().min(1_000).max(50_000_000).default(1_000_000),
+  /** Deploy only: write into this existing bucket instead of creating one. */
+  bucketName: z.string().min(3).max(63).optional(),
+});
+
+const emailSchema = z.strictObject({
+  from: mailbox.describe('an SES-verified identity, e.g. "Reports <reports@example.com>"'),
+  attachCsvUpToMiB: z.number().min(0).max(25).default(5),
+});
+
+const filtersSchema = z.strictObject({
+  platform: z.string().min(1).optional(),
+  contentType: z.string().min(1).optional(),
+  dateBasis: z.enum(['post_date', 'performance_date']).optional(),
+  instanceIds: z.array(z.string().min(1)).default([]),
+  campaignIds: z.array(z.string().min(1)).default([]),
+  reportingGroupIds: z.never({ error: REPORTING_GROUPS_REMOVED }).optional(),
+});
+
+const summarySchema = z.strictObject({
+  kpis: z.array(z.string().min(1)).default([]),
+  topBy: z.string().min(1).optional(),
+  topN: z.int().min(1).max(100).default(10),
+});
+
+const windowSchema = z.string().superRefine((value, ctx) => {
+  if (['yesterday', 'previous-week', 'previous-month', 'month-to-date'].includes(value)) return;
+  const m = /^last-(\d+)-days$/.exec(value);
+  if (m && Number(m[1]) >= 1 && Number(m[1]) <= 366) return;
+  ctx.addIssue({
+    code: 'custom',
+    message: `unknown window "${value}"; use yesterday, last-N-days (1 ≤ N ≤ 366), previous-week, previous-month or month-to-date`,
+  });
+});
+
+const reportSchema = z
+  .strictObject({
+    id: idSchema('report id'),
+    route: z.enum(ROUTES, { error: (iss) => explainBadRoute(iss.input) }),
+    metrics: z.array(z.string().min(1)).optional(),
+    filters: filtersSchema.default({ instanceIds: [], campaignIds: [] }),
+    params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    summary: summarySchema.default({ kpis: [], topN: 10 }),
+  })
+  .superRefine((report, ctx) => {
+    // Runs even when a field already failed (`when` below), so every problem is listed in one go:
+    // the value may then be partly unparsed, hence the defensive reads.
+    if (!(ROUTES as readonly string[]).includes(report.route)) return;
+    const spec = ROUTE_SPECS[report.route];
+    const metrics = strings(report.metrics);
+    if (spec.metrics === 'required' && metrics.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metrics'],
+        message: `route "${report.route}" requires metrics (the API rejects the request without them)`,
+      });
+    }
+    if (spec.metrics === 'forbidden' && report.metrics !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metrics'],
+        message: `route "${report.route}" returns no metrics; remove metrics`,
+      });
+    }
+    if (new Set(metrics).size !== metrics.length) {
+      ctx.addIssue({ code: 'custom', path: ['metrics'], message: 'metrics lists a name twice' });
+    }
+    if (!spec.linkMetrics) {
+      const bad = metrics.filter(isLinkMetric);
+      if (bad.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['metrics'],
+          message: `route "${report.route}" never returns trackingLinks*/affiliateLinks* metrics (${bad.join(', ')}); they are available on campaigns/performance, creators/performance and instances/performance`,
+        });
+      }
+    }
+    const f = (report.filters ?? {}) as Partial<typeof report.filters>;
+    if (f.platform !== undefined && f.contentType !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['filters'],
+        message: 'platform and contentType are mutually exclusive',
+      });
+    }
+    if (!spec.baseFilters) {
+      for (const key of ['platform', 'contentType', 'dateBasis'] as const) {
+        if (f[key] !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['filters', key],
+            message: `route "${report.route}" takes only instanceIds of the filters; remove ${key}`,
+          });
+        }
+      }
+      if (strings(f.campaignIds).length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['filters', 'campaignIds'],
+          message: `route "${report.route}" takes only instanceIds of the filters; remove campaignIds`,
+        });
+      }
+    }
+    for (const key of Object.keys(report.params ?? {})) {
+      if (key === 'reportingGroupIds') {
+        ctx.addIssue({ code: 'custom', path: ['params', key], message: REPORTING_GROUPS_REMOVED });
+      } else if (MANAGED_PARAMS.includes(key) || MANAGED_PARAMS.includes(key.replace(/\[\]$/, ''))) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['params', key],
+          message: `"${key}" is set by the exporter (from the window, metrics, filters or paging); remove it from params`,
+        });
+      }
+    }
+    const s = (report.summary ?? {}) as Partial<typeof report.summary>;
+    for (const [i, kpi] of strings(s.kpis).entries()) {
+      if (!metrics.includes(kpi)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['summary', 'kpis', i],
+          message: `KPI "${kpi}" is not one of this report's metrics`,
+        });
+      }
+    }
+    if (s.topBy !== undefined && !metrics.includes(s.topBy)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['summary', 'topBy'],
+        message: `topBy "${s.topBy}" is not one of this report's metrics`,
+      });
+    }
+  }, ALWAYS);
+
+const scheduleSchema = z
+  .strictObject({
+    id: idSchema('schedule id'),
+    description: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine(noCrLf, { error: 'description may not contain line breaks' })
+      .optional(),
+    cron: z.string().superRefine((value, ctx) => {
+      const parsed = parseScheduleExpression(value);
+      if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
+    }),
+    timezone: z
+      .string()
+      .default('UTC')
+      .refine((tz) => IANAZone.isValidZone(tz), {
+        error: (iss) =>
+          `unknown timezone "${String(iss.input)}"; use an IANA name such as Europe/Berlin or UTC`,
+      }),
+    enabled: z.boolean().default(true),
+    window: windowSchema,
+    recipients: z.array(emailAddress).default([]),
+    reports: z.array(reportSchema).min(1, { error: 'a schedule needs at least one report' }),
+  })
+  .superRefine((schedule, ctx) => {
+    const reports = Array.isArray(schedule.reports) ? schedule.reports : [];
+    duplicates(reports.map((r) => r?.id)).forEach((i) => {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reports', i, 'id'],
+        message: `report id "${reports[i]?.id}" is used twice in this schedule`,
+      });
+    });
+  }, ALWAYS);
+
+export const ConfigSchema = z
+  .strictObject({
+    api: apiSchema,
+    output: outputSchema.default({
+      prefix: 'exports/',
+      formats: ['parquet', 'csv'],
+      maxRowsPerPart: 1_000_000,
+    }),
+    email: emailSchema.optional(),
+    operations: z
+      .strictObject({ alarmEmail: emailAddress.optional() })
+      .default({})
+      .describe('Deploy only: where alarms are sent'),
+    schedules: z.array(scheduleSchema).min(1, { error: 'the config needs at least one schedule' }),
+  })
+  .superRefine((config, ctx) => {
+    const schedules = Array.isArray(config.schedules) ? config.schedules : [];
+    duplicates(schedules.map((s) => s?.id)).forEach((i) => {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['schedules', i, 'id'],
+        message: `schedule id "${schedules[i]?.id}" is used twice`,
+      });
+    });
+    if (config.email === undefined) {
+      schedules.forEach((s, i) => {
+        if (strings(s?.recipients).length > 0) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['schedules', i, 'recipients'],
+            message: 'recipients are set but the config has no email.from; add an email section',
+          });
+        }
+      });
+    }
+  }, ALWAYS);
+
+function duplicates(ids: readonly unknown[]): number[] {
+  const seen = new Set<unknown>();
+  const out: number[] = [];
+  ids.forEach((id, i) => {
+    if (typeof id === 'string' && seen.has(id)) out.push(i);
+    seen.add(id);
+  });
+  return out;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+export type ApiConfig = Config['api'];
+export type OutputConfig = Config['output'];
+export type EmailConfig = NonNullable<Config['email']>;
+export type ScheduleConfig = Config['schedules'][number];
+export type ReportConfig = ScheduleConfig['reports'][number];
+export type OutputFormat = OutputConfig['formats'][number];

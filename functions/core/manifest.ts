@@ -1,0 +1,64 @@
+/**
+ * The run manifest (CONTRACT §4): written last, read by downstream jobs and by the next run's email
+ * (for deltas). One zod schema; the type is derived from it.
+ */
+import { z } from 'zod';
+
+export const ColumnTypeSchema = z.enum(['string', 'int64', 'double', 'date', 'boolean']);
+export type ColumnType = z.infer<typeof ColumnTypeSchema>;
+
+export const ManifestFileSchema = z.object({
+  format: z.enum(['parquet', 'csv']),
+  key: z.string(),
+  bytes: z.int().nonnegative(),
+  rows: z.int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ManifestFile = z.infer<typeof ManifestFileSchema>;
+
+export const ReportStatusSchema = z.enum(['succeeded', 'failed']);
+
+export const ManifestReportSchema = z.object({
+  reportId: z.string(),
+  route: z.string(),
+  status: ReportStatusSchema,
+  rowCount: z.int().nonnegative(),
+  pages: z.int().nonnegative(),
+  columns: z.array(z.object({ name: z.string(), type: ColumnTypeSchema })),
+  /** Sums of additive counters only; averages, rates, ratios, reach/frequency and ROI are absent. */
+  totals: z.record(z.string(), z.number()),
+  /** Plain words, secret-free; null when succeeded. */
+  error: z.string().nullable(),
+  files: z.array(ManifestFileSchema),
+});
+export type ManifestReport = z.infer<typeof ManifestReportSchema>;
+
+export const RunStatusSchema = z.enum(['succeeded', 'partial', 'failed']);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const WindowSchema = z.object({
+  start: z.iso.date(),
+  end: z.iso.date(),
+  timezone: z.string(),
+});
+export type Window = z.infer<typeof WindowSchema>;
+
+export const ManifestSchema = z.object({
+  manifestVersion: z.literal(1),
+  scheduleId: z.string(),
+  runId: z.string(),
+  scheduledTime: z.string(),
+  window: WindowSchema,
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  status: RunStatusSchema,
+  reports: z.array(ManifestReportSchema),
+});
+export type Manifest = z.infer<typeof ManifestSchema>;
+
+/** succeeded when every report did, failed when none did, partial otherwise. */
+export function runStatus(reports: readonly Pick<ManifestReport, 'status'>[]): RunStatus {
+  const ok = reports.filter((r) => r.status === 'succeeded').length;
+  if (ok === reports.length) return 'succeeded';
+  return ok === 0 ? 'failed' : 'partial';
+}

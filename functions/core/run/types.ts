@@ -1,0 +1,64 @@
+/**
+ * The payloads that pass between the steps of a run: Plan → Export (looping on `continue`) → Finalize.
+ * The same shapes flow through Step Functions (so they stay small: no rows except the summary's top N)
+ * and through the CLI, which calls the same core functions in-process.
+ */
+import { z } from 'zod';
+import { ManifestReportSchema, WindowSchema } from '../manifest';
+
+/** What EventBridge Scheduler (or the CLI) starts a run with. */
+export const RunRequestSchema = z.object({
+  scheduleId: z.string().min(1),
+  /** ISO-8601 instant; from Scheduler's `<aws.scheduler.scheduled-time>`. */
+  scheduledTime: z.iso.datetime({ offset: true }),
+  /** Limit the run to these report ids (CLI `--report`); all when absent. */
+  reportIds: z.array(z.string()).optional(),
+});
+export type RunRequest = z.infer<typeof RunRequestSchema>;
+
+export const ReportTaskSchema = z.object({
+  runId: z.string(),
+  scheduleId: z.string(),
+  reportId: z.string(),
+  scheduledTime: z.string(),
+  window: WindowSchema,
+});
+export type ReportTask = z.infer<typeof ReportTaskSchema>;
+
+export const RunPlanSchema = z.object({
+  runId: z.string(),
+  scheduleId: z.string(),
+  scheduledTime: z.string(),
+  window: WindowSchema,
+  startedAt: z.string(),
+  tasks: z.array(ReportTaskSchema),
+});
+export type RunPlan = z.infer<typeof RunPlanSchema>;
+
+/**
+ * Where an interrupted report export resumes: the cursor of the next page to fetch, the next part
+ * index, and everything accumulated so far (files written, totals, columns, top rows). Owned and
+ * shaped by the export core; treated as opaque JSON by the workflow.
+ */
+export const ExportCheckpointSchema = z.record(z.string(), z.unknown());
+export type ExportCheckpoint = z.infer<typeof ExportCheckpointSchema>;
+
+/** One row of the summary's top-N table: flattened, values already typed, strings untrusted. */
+export const SummaryRowSchema = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.boolean(), z.null()]),
+);
+export type SummaryRow = z.infer<typeof SummaryRowSchema>;
+
+export const ReportOutcomeSchema = z.object({
+  manifest: ManifestReportSchema,
+  /** The top N rows by the report's `summary.topBy`, largest first (empty when no topBy). */
+  top: z.array(SummaryRowSchema),
+});
+export type ReportOutcome = z.infer<typeof ReportOutcomeSchema>;
+
+export const ExportStepResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('continue'), task: ReportTaskSchema, checkpoint: ExportCheckpointSchema }),
+  z.object({ status: z.literal('done'), task: ReportTaskSchema, outcome: ReportOutcomeSchema }),
+]);
+export type ExportStepResult = z.infer<typeof ExportStepResultSchema>;
