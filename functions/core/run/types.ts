@@ -62,3 +62,60 @@ export const ExportStepResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('done'), task: ReportTaskSchema, outcome: ReportOutcomeSchema }),
 ]);
 export type ExportStepResult = z.infer<typeof ExportStepResultSchema>;
+
+/*
+ * The core step functions (implemented in this folder) and what they take. The Lambdas, the CLI and
+ * the tests wire the same functions with different dependencies:
+ *
+ *   planRun(config, request, deps: PlanDeps): RunPlan                               → ./plan.ts
+ *   exportReportStep(config, task, checkpoint | null, deps: ExportDeps): ExportStepResult  → ./export-step.ts
+ *   finalizeRun(config, plan, outcomes, deps: FinalizeDeps): FinalizeResult         → ./finalize.ts
+ *   runSchedule(config, request, deps: RunDeps): Manifest  (plan → exports → finalize, in-process) → ./run.ts
+ */
+import type { ReportingApi } from '../api/types';
+import type { Mailer } from '../email/types';
+import type { Log } from '../log';
+import type { Manifest } from '../manifest';
+import type { Sink } from '../sink';
+
+export interface PlanDeps {
+  readonly now: () => Date;
+  readonly newRunId: () => string;
+}
+
+export interface ExportProgress {
+  readonly reportId: string;
+  readonly pages: number;
+  readonly rows: number;
+  readonly done: boolean;
+}
+
+export interface ExportDeps {
+  readonly api: ReportingApi;
+  readonly sink: Sink;
+  readonly log: Log;
+  readonly now: () => Date;
+  /** Milliseconds left before the step must stop and return a checkpoint (Lambda); absent = no limit. */
+  readonly timeLeftMs?: () => number;
+  readonly onProgress?: (progress: ExportProgress) => void;
+}
+
+export interface FinalizeDeps {
+  readonly sink: Sink;
+  /** null = no email (CLI `--no-email`, or no recipients). */
+  readonly mailer: Mailer | null;
+  readonly log: Log;
+  readonly now: () => Date;
+}
+
+export interface FinalizeResult {
+  readonly manifestKey: string;
+  readonly manifest: Manifest;
+  /** Number of messages sent (0 when no email). */
+  readonly emailed: number;
+}
+
+export interface RunDeps extends PlanDeps, Omit<ExportDeps, 'timeLeftMs'>, FinalizeDeps {
+  readonly log: Log;
+  readonly now: () => Date;
+}
