@@ -62,10 +62,15 @@ function checkNumbers(
 ): string | null {
   for (const part of field.split(',')) {
     const [range = '', step] = part.split('/');
-    if (step !== undefined && !/^\d+$/.test(step)) return `cron ${rule.name} step "${step}" must be a number`;
+    if (step !== undefined && !/^[1-9]\d*$/.test(step))
+      return `cron ${rule.name} step "${step}" must be a positive whole number`;
+    const nth = /#(\d+)$/.exec(range)?.[1];
+    if (nth !== undefined && (Number(nth) < 1 || Number(nth) > 5))
+      return `cron ${rule.name} "#${nth}" must name the 1st to 5th weekday of the month`;
     for (const token of range.split('-')) {
-      const bare = token.replace(/(L|W|#\d)$/, '');
-      if (bare === '' || bare === '*' || bare === '?' || bare === 'L') continue;
+      // Only a number takes the L/W suffix ("5L", "15W"); a name such as JUL keeps its final L.
+      const bare = token.replace(/#\d+$/, '').replace(/^(\d+)[LW]$/, '$1');
+      if (bare === '' || bare === '*' || bare === '?' || bare === 'L' || bare === 'LW') continue;
       let n: number;
       if (/^\d+$/.test(bare)) n = Number(bare);
       else if (index === 3 && MONTHS.includes(bare.toUpperCase())) continue;

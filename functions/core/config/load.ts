@@ -7,6 +7,7 @@ import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ExporterError } from '../errors';
 import { type Config, ConfigSchema } from './schema';
+import { explainUnknownKey } from './unknown-keys';
 
 /** `schedules[0].reports[1].filters` from a zod path. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -19,14 +20,22 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
-  return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  return issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => `${formatPath([...issue.path, key])}: ${explainUnknownKey(issue.path, key)}`)
+      : issue.code === 'invalid_type' && issue.message.endsWith('received undefined')
+        ? [`${formatPath(issue.path)}: is required (${issue.expected})`]
+        : [`${formatPath(issue.path)}: ${issue.message}`],
+  );
 }
 
 /** Parses YAML text into a validated config. Throws CONFIG_INVALID listing every problem. */
 export function parseConfig(text: string, source = 'reports.yaml'): Config {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    const problems = doc.errors.map((e) => `${source}: ${e.message.split('\n')[0]}`);
+    const problems = doc.errors.map(
+      (e) => `${source}: ${(e.message.split('\n')[0] ?? '').replace(/:$/, '')}`,
+    );
     throw new ExporterError('CONFIG_INVALID', `${source} is not valid YAML:\n  ${problems.join('\n  ')}`, {
       details: { problems },
     });

@@ -34,9 +34,14 @@ const noCrLf = (s: string) => !/[\r\n]/.test(s);
 const idSchema = (what: string) =>
   z.string().regex(ID, { error: `${what} must be 1–40 characters of a-z, 0-9 and "-"` });
 
-const emailAddress = z
-  .email({ error: (iss) => `"${String(iss.input)}" is not a valid email address` })
-  .refine(noCrLf, { error: 'email addresses may not contain line breaks' });
+/** A bare address. Line breaks get their own message (and are never echoed: header injection). */
+const emailAddress = z.string().superRefine((value, ctx) => {
+  if (!noCrLf(value)) {
+    ctx.addIssue({ code: 'custom', message: 'email addresses may not contain line breaks' });
+  } else if (!z.email().safeParse(value).success) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address` });
+  }
+});
 
 /** `Name <addr@example.com>` or a bare address. */
 const mailbox = z.string().superRefine((value, ctx) => {
@@ -194,7 +199,7 @@ const reportSchema = z
       }
     }
     for (const key of Object.keys(report.params ?? {})) {
-      if (key === 'reportingGroupIds') {
+      if (key.replace(/\[\]$/, '') === 'reportingGroupIds') {
         ctx.addIssue({ code: 'custom', path: ['params', key], message: REPORTING_GROUPS_REMOVED });
       } else if (MANAGED_PARAMS.includes(key) || MANAGED_PARAMS.includes(key.replace(/\[\]$/, ''))) {
         ctx.addIssue({
