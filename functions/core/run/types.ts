@@ -98,6 +98,17 @@ export interface ExportDeps {
   /** Milliseconds left before the step must stop and return a checkpoint (Lambda); absent = no limit. */
   readonly timeLeftMs?: () => number;
   readonly onProgress?: (progress: ExportProgress) => void;
+  /** Writer sizes and the continuation margin; defaults suit Lambda and the CLI. */
+  readonly tuning?: ExportTuning;
+}
+
+export interface ExportTuning {
+  /** Rows per Parquet row group (and per CSV write). Default 50,000. */
+  readonly rowGroupRows?: number;
+  /** A part also rolls over once a format's file reaches this many bytes. Default 512 MiB. */
+  readonly maxPartBytes?: number;
+  /** Stop and checkpoint when `timeLeftMs()` drops below this. Default 60 s. */
+  readonly safetyMarginMs?: number;
 }
 
 export interface FinalizeDeps {

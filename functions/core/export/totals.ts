@@ -1,0 +1,123 @@
+/**
+ * Manifest totals: exact sums of additive counters only (CONTRACT §4). A metric is additive unless
+ * its name says it is an average, rate, ratio, share of something, reach/frequency-like (unique
+ * counts do not add across rows) or a return on investment — see `isAdditiveMetric`.
+ *
+ * Sums are exact: each value is added as a scaled decimal BigInt (its shortest decimal text, the
+ * form JSON sent it in), so 0.1 + 0.2 totals 0.3 and integer counters never lose precision. A total
+ * beyond Number's exact range is left out of the manifest rather than written wrong.
+ */
+import type { Cell } from './flatten';
+
+/** Whole camelCase/snake_case words that mark a metric as not summable. */
+const NON_ADDITIVE_WORDS = new Set([
+  'avg',
+  'average',
+  'mean',
+  'median',
+  'rate',
+  'ratio',
+  'percent',
+  'percentage',
+  'pct',
+  'share',
+  'reach',
+  'frequency',
+  'unique',
+  'uniques',
+  'roi',
+  'roas',
+  'return',
+  'ctr',
+  'cpc',
+  'cpm',
+  'cpv',
+  'cpe',
+  'cpa',
+  'per',
+  'score',
+  'index',
+]);
+/** Explicit names that the word rule would not catch. */
+const NON_ADDITIVE_NAMES = new Set(['returnOnInvestment', 'costPerClick', 'costPerMille', 'engagement_rate']);
+
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_\-.]+|(?<=\D)(?=\d)/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+/**
+ * Whether a metric may be summed across rows. `shares` (a counter) is additive; `share`,
+ * `shareOfVoice` (a proportion) is not — the rule compares whole words, not substrings.
+ */
+export function isAdditiveMetric(name: string): boolean {
+  if (NON_ADDITIVE_NAMES.has(name)) return false;
+  return !words(name).some((w) => NON_ADDITIVE_WORDS.has(w));
+}
+
+/** A decimal as `mantissa / 10^scale`, JSON-friendly for checkpoints. */
+export interface DecimalSum {
+  readonly mantissa: string;
+  readonly scale: number;
+}
+
+function parseDecimal(value: number): { m: bigint; scale: number } {
+  let text = String(value);
+  if (/e/i.test(text)) text = Math.abs(value) >= 1 ? BigInt(value).toString() : value.toFixed(20);
+  const negative = text.startsWith('-');
+  const [int = '0', frac = ''] = (negative ? text.slice(1) : text).split('.');
+  const trimmed = frac.replace(/0+$/, '');
+  const m = BigInt(int + trimmed);
+  return { m: negative ? -m : m, scale: trimmed.length };
+}
+
+export class Totals {
+  private readonly sums = new Map<string, { m: bigint; scale: number }>();
+
+  constructor(from?: Readonly<Record<string, DecimalSum>>) {
+    for (const [name, d] of Object.entries(from ?? {}))
+      this.sums.set(name, { m: BigInt(d.mantissa), scale: d.scale });
+  }
+
+  /** Adds every numeric cell of an additive metric column. */
+  addColumn(name: string, cells: readonly Cell[]): void {
+    if (!isAdditiveMetric(name)) return;
+    let acc = this.sums.get(name) ?? { m: 0n, scale: 0 };
+    for (const v of cells) {
+      if (typeof v !== 'number') continue;
+      const d = parseDecimal(v);
+      if (d.scale > acc.scale) acc = { m: acc.m * 10n ** BigInt(d.scale - acc.scale), scale: d.scale };
+      acc.m += d.m * 10n ** BigInt(acc.scale - d.scale);
+    }
+    this.sums.set(name, acc);
+  }
+
+  /** The totals for the manifest; a sum Number cannot hold exactly is left out. */
+  result(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [name, { m, scale }] of this.sums) {
+      if (scale === 0) {
+        if (m <= BigInt(Number.MAX_SAFE_INTEGER) && m >= -BigInt(Number.MAX_SAFE_INTEGER))
+          out[name] = Number(m);
+        continue;
+      }
+      const negative = m < 0n;
+      const digits = (negative ? -m : m).toString().padStart(scale + 1, '0');
+      const text = `${negative ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+      const n = Number(text);
+      // Only when the decimal fits a double's 15 significant digits is the Number the exact sum.
+      if (digits.replace(/^0+/, '').replace(/0+$/, '').length <= 15) out[name] = n;
+    }
+    return out;
+  }
+
+  snapshot(): Record<string, DecimalSum> {
+    const out: Record<string, DecimalSum> = {};
+    for (const [name, { m, scale }] of this.sums) out[name] = { mantissa: m.toString(), scale };
+    return out;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The export checkpoint's own shape (the workflow treats it as opaque JSON): everything a later step
+ * needs to carry on exactly where the last one stopped.
+ */
+import { z } from 'zod';
+import { ManifestFileSchema } from '../manifest';
+
+const KindSchema = z.enum(['null', 'string', 'int64', 'double', 'date', 'boolean']);
+
+export const CheckpointStateSchema = z.object({
+  version: z.literal(1),
+  /** Cursor of the next page to fetch (never null: a finished export returns `done`). */
+  cursor: z.string(),
+  nextPart: z.int().nonnegative(),
+  files: z.array(ManifestFileSchema),
+  pages: z.int().nonnegative(),
+  rows: z.int().nonnegative(),
+  schema: z.object({
+    fields: z.array(z.string()),
+    metrics: z.array(z.string()),
+    kinds: z.record(z.string(), KindSchema),
+  }),
+  totals: z.record(z.string(), z.object({ mantissa: z.string(), scale: z.int().nonnegative() })),
+  top: z.array(
+    z.object({
+      value: z.number(),
+      seq: z.int(),
+      row: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    }),
+  ),
+});
+export type CheckpointState = z.infer<typeof CheckpointStateSchema>;

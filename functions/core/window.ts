@@ -1,0 +1,56 @@
+/**
+ * Report windows (CONTRACT §2): which dates a run covers, computed from the scheduled instant in the
+ * schedule's IANA timezone. All arithmetic is on local calendar dates (luxon), so DST changes, month
+ * ends, leap days and year ends need no special cases: "yesterday" is the local date before today's.
+ */
+import { DateTime } from 'luxon';
+import { ExporterError } from './errors';
+import type { Window } from './manifest';
+
+/**
+ * The inclusive date window for `window` (e.g. `last-7-days`) as of `scheduledTime` in `timezone`.
+ * `scheduledTime` is an ISO-8601 instant; the local date it falls on is "today" (never included).
+ */
+export function computeWindow(window: string, scheduledTime: string | Date, timezone: string): Window {
+  const instant =
+    typeof scheduledTime === 'string'
+      ? DateTime.fromISO(scheduledTime, { setZone: true })
+      : DateTime.fromJSDate(scheduledTime);
+  if (!instant.isValid) {
+    throw new ExporterError('USAGE', `"${String(scheduledTime)}" is not an ISO-8601 time`);
+  }
+  const local = instant.setZone(timezone);
+  if (!local.isValid) throw new ExporterError('CONFIG_INVALID', `unknown timezone "${timezone}"`);
+  const today = local.startOf('day');
+  const yesterday = today.minus({ days: 1 });
+  const range = (start: DateTime, end: DateTime): Window => ({
+    start: isoDate(start),
+    end: isoDate(end),
+    timezone,
+  });
+
+  if (window === 'yesterday') return range(yesterday, yesterday);
+  const lastN = /^last-(\d+)-days$/.exec(window);
+  if (lastN) return range(today.minus({ days: Number(lastN[1]) }), yesterday);
+  if (window === 'previous-week') {
+    // luxon weeks are ISO weeks: they start on Monday.
+    const start = today.startOf('week').minus({ weeks: 1 });
+    return range(start, start.plus({ days: 6 }));
+  }
+  if (window === 'previous-month') return previousMonth(today, range);
+  if (window === 'month-to-date') {
+    // On the 1st there is nothing of this month yet: report the whole previous month instead.
+    if (today.day === 1) return previousMonth(today, range);
+    return range(today.startOf('month'), yesterday);
+  }
+  throw new ExporterError('CONFIG_INVALID', `unknown window "${window}"`);
+}
+
+function previousMonth(today: DateTime, range: (s: DateTime, e: DateTime) => Window): Window {
+  const start = today.startOf('month').minus({ months: 1 });
+  return range(start, start.endOf('month').startOf('day'));
+}
+
+function isoDate(d: DateTime): string {
+  return d.toFormat('yyyy-MM-dd');
+}

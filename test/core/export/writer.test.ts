@@ -1,0 +1,192 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFsSink } from '#adapters/fs-sink';
+import type { ApiRow } from '#core/api/types';
+import { ReportWriter, type ReportWriterOptions } from '#core/export/report-writer';
+import { duckQuery, lit, readCsvSql } from './duck';
+
+const WINDOW = { start: '2026-11-16', end: '2026-11-22', timezone: 'Europe/Berlin' };
+const HOSTILE = [
+  '=HYPERLINK("http://x","y")',
+  '+1+2',
+  '-3',
+  '@SUM(A1)',
+  '\tTabbed',
+  '\rCarriage',
+  'comma, "quoted" and ""doubled""',
+  'line\nbreak and\r\nCRLF',
+  'emoji 👩‍💻 🇧🇷 Ελληνικά 中文 عربي',
+  "it's",
+  '',
+];
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'writer-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function options(over: Partial<ReportWriterOptions> = {}): ReportWriterOptions {
+  return {
+    sink: createFsSink(dir),
+    window: WINDOW,
+    formats: ['parquet', 'csv'],
+    folders: { parquet: 'p/', csv: 'c/' },
+    idFields: ['postId'],
+    metrics: ['likes', 'engagementRate'],
+    topBy: 'likes',
+    topN: 3,
+    rowGroupRows: 4,
+    maxRowsPerPart: 1000,
+    maxPartBytes: 1 << 30,
+    ...over,
+  };
+}
+
+async function writeAll(rows: readonly ApiRow[], over: Partial<ReportWriterOptions> = {}) {
+  const writer = new ReportWriter(options(over));
+  for (const row of rows) await writer.add(row);
+  const files = await writer.finish();
+  return { writer, files };
+}
+
+describe('ReportWriter', () => {
+  it('orders columns: id fields, other fields first-seen, window dates, requested metrics', async () => {
+    const { writer } = await writeAll([
+      {
+        platform: 'tiktok',
+        postId: 'a',
+        author: { id: 7, name: 'N' },
+        tags: ['x', 'y'],
+        metrics: { likes: 1 },
+      },
+    ]);
+    expect(writer.columns().map((c) => `${c.name}:${c.type}`)).toEqual([
+      'postId:string',
+      'platform:string',
+      'author_id:int64',
+      'author_name:string',
+      'tags:string',
+      'window_start:date',
+      'window_end:date',
+      'likes:int64',
+      'engagementRate:int64',
+    ]);
+  });
+
+  it('writes Parquet that DuckDB reads with the declared types, nulls and JSON-text arrays', async () => {
+    const { files } = await writeAll([
+      { postId: 'a', tags: ['x'], metrics: { likes: 5, engagementRate: 0.25 } },
+      { postId: 'b', metrics: { likes: null, engagementRate: 1 } },
+      { postId: 'c', metrics: {} },
+    ]);
+    const parquet = files.filter((f) => f.format === 'parquet').map((f) => join(dir, f.key));
+    const types = await duckQuery(`DESCRIBE SELECT * FROM read_parquet(${lit(parquet[0] ?? '')})`);
+    expect(types.map((t) => `${t.column_name}:${t.column_type}`)).toEqual([
+      'postId:VARCHAR',
+      'tags:VARCHAR',
+      'window_start:DATE',
+      'window_end:DATE',
+      'likes:BIGINT',
+      'engagementRate:DOUBLE',
+    ]);
+    const rows = await duckQuery(
+      `SELECT postId, tags, window_start::VARCHAR AS ws, window_end::VARCHAR AS we, likes, engagementRate FROM read_parquet([${parquet.map(lit).join(',')}]) ORDER BY postId`,
+    );
+    expect(rows).toEqual([
+      { postId: 'a', tags: '["x"]', ws: '2026-11-16', we: '2026-11-22', likes: '5', engagementRate: 0.25 },
+      { postId: 'b', tags: null, ws: '2026-11-16', we: '2026-11-22', likes: null, engagementRate: 1 },
+      { postId: 'c', tags: null, ws: '2026-11-16', we: '2026-11-22', likes: null, engagementRate: null },
+    ]);
+  });
+
+  it('round-trips hostile text exactly through Parquet, and through CSV with only the formula guard added', async () => {
+    const rows = HOSTILE.map((name, i) => ({ postId: `p${i}`, name, metrics: { likes: -i } }));
+    const { files } = await writeAll(rows);
+    const pq = files.filter((f) => f.format === 'parquet').map((f) => lit(join(dir, f.key)));
+    const csv = files.filter((f) => f.format === 'csv').map((f) => join(dir, f.key));
+    const fromParquet = await duckQuery(
+      `SELECT postId, name, likes FROM read_parquet([${pq.join(',')}]) ORDER BY postId`,
+    );
+    const fromCsv = await duckQuery(`SELECT postId, name, likes FROM ${readCsvSql(csv)} ORDER BY postId`);
+    const byId = (list: typeof fromParquet) => Object.fromEntries(list.map((r) => [r.postId, r]));
+    const pqById = byId(fromParquet);
+    const csvById = byId(fromCsv);
+    rows.forEach((r, i) => {
+      expect(pqById[r.postId]?.name).toBe(r.name);
+      const guarded = /^[=+\-@\t\r]/.test(r.name) ? `'${r.name}` : r.name;
+      // CSV cannot tell '' from null without a type; DuckDB reads the empty field as null.
+      expect(csvById[r.postId]?.name ?? '').toBe(guarded);
+      // negative numbers are numbers: never guarded
+      expect(csvById[r.postId]?.likes).toBe(String(-i));
+    });
+  });
+
+  it('rolls to a new part at maxRowsPerPart, each part holding at most that many rows', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => ({ postId: `p${i}`, metrics: { likes: i } }));
+    const { files } = await writeAll(rows, { maxRowsPerPart: 4, rowGroupRows: 3 });
+    const parquet = files.filter((f) => f.format === 'parquet');
+    expect(parquet.map((f) => [f.key, f.rows])).toEqual([
+      ['p/part-00000.parquet', 4],
+      ['p/part-00001.parquet', 4],
+      ['p/part-00002.parquet', 2],
+    ]);
+    const counts = await duckQuery(
+      `SELECT count(*)::INT AS n, sum(likes)::INT AS s FROM read_parquet([${parquet.map((f) => lit(join(dir, f.key))).join(',')}])`,
+    );
+    expect(counts).toEqual([{ n: 10, s: 45 }]);
+  });
+
+  it('widens the schema at the next part when a new field or a fraction appears after a part is fixed', async () => {
+    const rows: ApiRow[] = [
+      { postId: 'a', metrics: { likes: 1 } },
+      { postId: 'b', metrics: { likes: 2 } },
+      { postId: 'c', extra: 'late', metrics: { likes: 2.5 } },
+      { postId: 'd', metrics: { likes: 4 } },
+    ];
+    const { writer, files } = await writeAll(rows, { rowGroupRows: 2 });
+    expect(files.filter((f) => f.format === 'parquet').map((f) => f.rows)).toEqual([2, 2]);
+    expect(writer.columns().find((c) => c.name === 'likes')?.type).toBe('double');
+    expect(writer.columns().some((c) => c.name === 'extra')).toBe(true);
+    const pq = files.filter((f) => f.format === 'parquet').map((f) => lit(join(dir, f.key)));
+    const got = await duckQuery(
+      `SELECT postId, extra, likes::DOUBLE AS likes FROM read_parquet([${pq.join(',')}], union_by_name=true) ORDER BY postId`,
+    );
+    expect(got.map((r) => [r.postId, r.extra, r.likes])).toEqual([
+      ['a', null, 1],
+      ['b', null, 2],
+      ['c', 'late', 2.5],
+      ['d', null, 4],
+    ]);
+  });
+
+  it('keeps totals of additive counters only and the top rows by topBy', async () => {
+    const rows = [5, 9, 1, 9, 7].map((likes, i) => ({
+      postId: `p${i}`,
+      metrics: { likes, engagementRate: 0.5 },
+    }));
+    const { writer } = await writeAll(rows);
+    expect(writer.totalsResult()).toEqual({ likes: 31 });
+    expect(writer.topRows().map((r) => [r.postId, r.likes])).toEqual([
+      ['p1', 9],
+      ['p3', 9],
+      ['p4', 7],
+    ]);
+  });
+
+  it('writes one header-only / empty part when there are no rows', async () => {
+    const { files } = await writeAll([]);
+    expect(files.map((f) => [f.format, f.rows])).toEqual([
+      ['parquet', 0],
+      ['csv', 0],
+    ]);
+    const n = await duckQuery(
+      `SELECT count(*)::INT AS n FROM read_parquet(${lit(join(dir, 'p/part-00000.parquet'))})`,
+    );
+    expect(n).toEqual([{ n: 0 }]);
+  });
+});
