@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ExporterError } from '#core/errors';
+import { registerSimulate } from './commands/simulate';
 import { registerValidate } from './commands/validate';
 
 const program = new Command('report-exporter')
@@ -13,6 +14,7 @@ const program = new Command('report-exporter')
   .exitOverride();
 
 registerValidate(program);
+registerSimulate(program);
 
 try {
   await program.parseAsync(process.argv);
