@@ -63,6 +63,8 @@ const apiSchema = z.strictObject({
   baseUrl: z
     .url({ error: 'baseUrl must be an absolute URL such as https://reporting.example.com' })
     .superRefine((value, ctx) => {
+      // zod runs this refinement even after .url() failed; that failure already has its message.
+      if (!URL.canParse(value)) return;
       const url = new URL(value);
       if (url.protocol === 'https:') return;
       if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return;

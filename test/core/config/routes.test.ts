@@ -15,7 +15,9 @@ describe('report route', () => {
   it('rejects an unknown route and lists the nine v2 routes', () => {
     const problems = problemsOf(withReport({ route: 'campaign/stats', metrics: ['likes'] }));
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(new RegExp(`^${escape(REPORT)}\\.route: unknown route "campaign/stats"`));
+    expect(problems[0]).toMatch(
+      new RegExp(`^${escapeRegExp(REPORT)}\\.route: unknown route "campaign/stats"`),
+    );
     for (const route of ROUTES) expect(problems[0]).toContain(route);
   });
 
@@ -134,6 +136,6 @@ describe('metrics per route', () => {
   );
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
