@@ -1,0 +1,64 @@
+/**
+ * KPI values and their change against the previous run. A KPI is a total only when the manifest holds
+ * it in `totals` (additive counters); anything else (rates, averages, reach, ROI) is never summed here.
+ */
+import type { ColumnType, Manifest, ManifestReport } from '../manifest';
+
+export type Delta =
+  /** The schedule has no earlier manifest. */
+  | { readonly kind: 'no-previous-run' }
+  /** There was a run, but it has no comparable value (report new, failed, or KPI not totalled then). */
+  | { readonly kind: 'n/a' }
+  /** The previous value was 0 and this one is not: a percentage would divide by zero. */
+  | { readonly kind: 'new'; readonly change: number }
+  | { readonly kind: 'change'; readonly change: number; readonly ratio: number | null };
+
+export type Kpi =
+  | {
+      readonly metric: string;
+      readonly kind: 'total';
+      readonly value: number;
+      readonly type: ColumnType;
+      readonly delta: Delta;
+    }
+  /** Not additive: shown per row in the top table, never as a sum. */
+  | { readonly metric: string; readonly kind: 'per-row' };
+
+/** The arrow for a delta: ▲ up, ▼ down, = unchanged; empty when there is nothing to compare. */
+export function arrow(delta: Delta): '▲' | '▼' | '=' | '' {
+  if (delta.kind === 'no-previous-run' || delta.kind === 'n/a') return '';
+  if (delta.change > 0) return '▲';
+  return delta.change < 0 ? '▼' : '=';
+}
+
+/** The change of one value against its predecessor; never NaN or Infinity. */
+export function delta(current: number, previous: number | undefined, hasPreviousRun: boolean): Delta {
+  if (!hasPreviousRun) return { kind: 'no-previous-run' };
+  if (previous === undefined || !Number.isFinite(previous) || !Number.isFinite(current))
+    return { kind: 'n/a' };
+  const change = current - previous;
+  if (previous === 0)
+    return change === 0 ? { kind: 'change', change: 0, ratio: null } : { kind: 'new', change };
+  return { kind: 'change', change, ratio: change / Math.abs(previous) };
+}
+
+/**
+ * The KPI rows of one report: each configured KPI with its total and delta, or marked per-row when the
+ * manifest does not total it. `previous` is the whole previous manifest (null when there is none).
+ */
+export function kpisFor(kpis: readonly string[], report: ManifestReport, previous: Manifest | null): Kpi[] {
+  const before = previous?.reports.find((r) => r.reportId === report.reportId && r.status === 'succeeded');
+  return kpis.map((metric): Kpi => {
+    const value = report.totals[metric];
+    if (value === undefined) return { metric, kind: 'per-row' };
+    const declared = report.columns.find((c) => c.name === metric)?.type;
+    const double = declared === 'double' || (declared === undefined && !Number.isInteger(value));
+    return {
+      metric,
+      kind: 'total',
+      value,
+      type: double ? 'double' : 'int64',
+      delta: delta(value, before?.totals[metric], previous !== null),
+    };
+  });
+}

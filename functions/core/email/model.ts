@@ -1,0 +1,143 @@
+/**
+ * The summary as plain data, computed once and rendered twice (HTML and text) so both parts always
+ * carry the same information.
+ */
+import type { ReportConfig } from '../config/schema';
+import type { ColumnType, Manifest, ManifestReport, RunStatus } from '../manifest';
+import type { SummaryRow } from '../run/types';
+import { type Kpi, kpisFor } from './deltas';
+import { formatCell, truncate } from './format';
+import type { SummaryInput } from './types';
+
+/** Longest cell text in the top table; names and captions can be paragraphs. */
+export const MAX_CELL_CHARS = 48;
+/** Most columns in the top table, so it still fits a phone screen. */
+export const MAX_TOP_COLUMNS = 7;
+const WINDOW_COLUMNS = new Set(['window_start', 'window_end']);
+
+export interface TopTable {
+  readonly columns: readonly { readonly name: string; readonly numeric: boolean }[];
+  /** Formatted, truncated, one-line cell text (not yet escaped). */
+  readonly rows: readonly (readonly string[])[];
+  readonly topBy: string;
+}
+
+export interface FileLine {
+  readonly format: 'csv' | 'parquet';
+  readonly location: string;
+  readonly bytes: number;
+  readonly rows: number;
+}
+
+export interface ReportView {
+  readonly reportId: string;
+  readonly route: string;
+  readonly status: 'succeeded' | 'failed';
+  readonly error: string | null;
+  readonly rowCount: number;
+  readonly pages: number;
+  readonly kpis: readonly Kpi[];
+  readonly top: TopTable | null;
+  readonly files: readonly FileLine[];
+}
+
+export interface SummaryView {
+  readonly title: string;
+  readonly scheduleId: string;
+  readonly status: RunStatus;
+  readonly window: Manifest['window'];
+  readonly runId: string;
+  readonly finishedAt: string;
+  readonly hasPreviousRun: boolean;
+  readonly succeeded: number;
+  readonly reports: readonly ReportView[];
+}
+
+/** Builds the view of one run from the summary input (pure; no I/O). */
+export function buildView(
+  input: Pick<SummaryInput, 'schedule' | 'manifest' | 'previous' | 'top' | 'locate'>,
+): SummaryView {
+  const { schedule, manifest } = input;
+  const configs = new Map(schedule.reports.map((r) => [r.id, r]));
+  return {
+    title: schedule.description?.trim() || schedule.id,
+    scheduleId: manifest.scheduleId,
+    status: manifest.status,
+    window: manifest.window,
+    runId: manifest.runId,
+    finishedAt: manifest.finishedAt,
+    hasPreviousRun: input.previous !== null,
+    succeeded: manifest.reports.filter((r) => r.status === 'succeeded').length,
+    reports: manifest.reports.map((report) => reportView(report, configs.get(report.reportId), input)),
+  };
+}
+
+function reportView(
+  report: ManifestReport,
+  config: ReportConfig | undefined,
+  input: Pick<SummaryInput, 'previous' | 'top' | 'locate'>,
+): ReportView {
+  const summary = config?.summary;
+  const ok = report.status === 'succeeded';
+  return {
+    reportId: report.reportId,
+    route: report.route,
+    status: report.status,
+    error: report.error,
+    rowCount: report.rowCount,
+    pages: report.pages,
+    kpis: ok ? kpisFor(summary?.kpis ?? [], report, input.previous) : [],
+    top:
+      ok && summary?.topBy
+        ? topTable(input.top[report.reportId] ?? [], report, config, summary.topBy, summary.topN)
+        : null,
+    files: report.files.map((f) => ({
+      format: f.format,
+      location: input.locate(f.key),
+      bytes: f.bytes,
+      rows: f.rows,
+    })),
+  };
+}
+
+function topTable(
+  rows: readonly SummaryRow[],
+  report: ManifestReport,
+  config: ReportConfig | undefined,
+  topBy: string,
+  topN: number,
+): TopTable | null {
+  if (rows.length === 0) return null;
+  const types = new Map<string, ColumnType>(report.columns.map((c) => [c.name, c.type]));
+  const metrics = config?.metrics ?? [];
+  const kpis = config?.summary.kpis ?? [];
+  const present = new Set(rows.flatMap((r) => Object.keys(r)));
+  // Identifying columns first (names before ids), then topBy, the KPIs and the other metrics.
+  const identity = [...present]
+    .filter((c) => !metrics.includes(c) && !WINDOW_COLUMNS.has(c))
+    .sort((a, b) => identityRank(a) - identityRank(b))
+    .slice(0, 3);
+  const wanted = [...identity, topBy, ...kpis, ...metrics].filter((c) => present.has(c) || c === topBy);
+  const columns = [...new Set(wanted)].slice(0, MAX_TOP_COLUMNS);
+  return {
+    topBy,
+    columns: columns.map((name) => ({ name, numeric: isNumeric(types.get(name), rows, name) })),
+    rows: rows
+      .slice(0, topN)
+      .map((row) => columns.map((c) => truncate(formatCell(row[c] ?? null, types.get(c)), MAX_CELL_CHARS))),
+  };
+}
+
+/** Lower ranks come first: human names, then categories, then dates, then ids. */
+function identityRank(column: string): number {
+  if (/name|title|caption/i.test(column)) return 0;
+  if (/platform|type|channel/i.test(column)) return 1;
+  if (/date/i.test(column)) return 2;
+  if (/id$/i.test(column)) return 4;
+  return 3;
+}
+
+function isNumeric(type: ColumnType | undefined, rows: readonly SummaryRow[], column: string): boolean {
+  if (type !== undefined) return type === 'int64' || type === 'double';
+  return rows.some((r) => typeof r[column] === 'number');
+}
