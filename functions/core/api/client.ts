@@ -1,0 +1,216 @@
+/**
+ * The Reporting API v2 client (CONTRACT §1) on undici. It wires the small parts of this folder:
+ * query (array formats, encoding), token (reuse, shared refresh), retry (policy, backoff, deadline),
+ * errors (status → code and message), paginate (the paging loop), limiter (requests in flight).
+ *
+ * Secrets: the client secret travels only in the token POST body; the JWT only in the Authorization
+ * header. Neither is ever part of a URL, message, detail or log field, and every text that came from
+ * the server passes through a redactor that masks both before it is used.
+ */
+import { setTimeout as sleepTimer } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
+import { closeHttpAgent, getHttpAgent } from '#adapters/http';
+import { ExporterError } from '../errors';
+import { type Log, silentLog } from '../log';
+import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
+import { createLimiter } from './limiter';
+import { parsePage } from './page';
+import { paginate } from './paginate';
+import { buildQuery, dataUrl, tokenUrl } from './query';
+import { createRedactor } from './redact';
+import {
+  DEFAULT_RETRY_POLICY,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+  RetryableFailure,
+  type RetryContext,
+  type RetryPolicy,
+  withRetries,
+} from './retry';
+import { createTokenManager, TokenResponseSchema } from './token';
+import { createTransport, type Received } from './transport';
+import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
+
+export interface ClientCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+export interface ApiClientOptions {
+  /** `https://reporting.example.com` (a path is kept; user:password in the URL is refused). */
+  readonly baseUrl: string;
+  /** Called whenever a token is needed; may cache (see adapters/credentials). */
+  readonly credentials: () => Promise<ClientCredentials>;
+  readonly arrayFormat?: ArrayFormat;
+  /** `limit` on list routes. Default 500. */
+  readonly pageSize?: number;
+  /** Requests in flight at once across everything using this client. Default 4. */
+  readonly concurrency?: number;
+  /** Per-request timeout (headers and body together). Default 30 s. */
+  readonly timeoutMs?: number;
+  /** Default 5. */
+  readonly maxRetries?: number;
+  /** Backoff tuning beyond maxRetries (tests shorten it). */
+  readonly retryPolicy?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /** Default: the process's shared Agent from adapters/http. A given dispatcher is not closed by close(). */
+  readonly dispatcher?: Dispatcher;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly random?: () => number;
+  readonly events?: ApiEvents;
+  readonly log?: Log;
+  /** Milliseconds left to the caller (e.g. Lambda remaining time): retries never sleep past it. */
+  readonly deadlineMs?: () => number;
+}
+
+const USER_AGENT = 'report-exporter (+https://github.com/report-exporter)';
+
+/** Creates a client; nothing is sent until the first page is asked for. */
+export function createApiClient(options: ApiClientOptions): ReportingApi {
+  const base = new URL(options.baseUrl);
+  if (base.username !== '' || base.password !== '') {
+    throw new ExporterError('CONFIG_INVALID', 'api.baseUrl must not carry a user name or password');
+  }
+  const log = options.log ?? silentLog;
+  const events = options.events ?? {};
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const concurrency = options.concurrency ?? 4;
+  const arrayFormat = options.arrayFormat ?? 'repeat';
+  const pageSize = options.pageSize ?? 500;
+  const redactor = createRedactor();
+  const dispatcher = () =>
+    options.dispatcher ?? getHttpAgent({ connections: concurrency, timeoutMs: Math.max(timeoutMs, 1) });
+  const send = createTransport({ dispatcher, limiter: createLimiter(concurrency), timeoutMs });
+
+  const retryContext = (route: string, signal?: AbortSignal): RetryContext => ({
+    policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, maxRetries: options.maxRetries ?? 5 },
+    sleep: options.sleep ?? ((ms, s) => sleepTimer(ms, undefined, { signal: s })),
+    random: options.random ?? Math.random,
+    ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}),
+    ...(signal ? { signal } : {}),
+    onRetry: ({ attempt, delayMs, failure }) => {
+      const info = { route, status: failure.status, attempt, delayMs, reason: failure.reason };
+      log.warn('retrying API request', info);
+      events.onRetry?.(info);
+    },
+  });
+
+  /** What a failed response may contribute to an error: redacted, never the request's headers. */
+  const failureOf = (method: 'GET' | 'POST', path: string, res: Received): HttpFailure => {
+    const requestId = requestIdOf(res.headers);
+    return {
+      method,
+      path,
+      status: res.status,
+      headers: requestId ? { 'x-request-id': redactor.text(requestId) } : {},
+      body: redactor.text(res.text),
+    };
+  };
+
+  const retryableOr = (res: Received, final: (a: number, o: boolean) => Error) => {
+    if (!RETRYABLE_STATUSES.has(res.status)) return final(1, false);
+    const retryAfter = parseRetryAfter(header(res.headers, 'retry-after'), now());
+    return new RetryableFailure(final, res.status, `HTTP ${res.status}`, retryAfter);
+  };
+
+  const fetchToken = () =>
+    withRetries(retryContext('oauth/token'), async (attempt) => {
+      const creds = await options.credentials();
+      redactor.add(creds.clientSecret, true);
+      events.onRequest?.({ route: 'oauth/token', attempt });
+      const res = await send({
+        method: 'POST',
+        url: tokenUrl(options.baseUrl),
+        path: '/oauth/token',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
+        body: JSON.stringify({ clientId: creds.clientId, clientSecret: creds.clientSecret }),
+      });
+      if (res.status >= 200 && res.status < 300) {
+        const jwt = parseToken(res.text);
+        redactor.add(jwt);
+        log.debug('obtained an API token', { route: 'oauth/token' });
+        return jwt;
+      }
+      const failure = failureOf('POST', '/oauth/token', res);
+      throw retryableOr(res, (a, o) => tokenError(failure, a, o));
+    });
+  const tokens = createTokenManager({ fetchToken, now });
+
+  const fetchPage = async (request: ReportRequest, cursor: string | null, signal?: AbortSignal) => {
+    const path = `/v2/${request.route}`;
+    const url = dataUrl(
+      options.baseUrl,
+      request.route,
+      buildQuery(request, { arrayFormat, pageSize, cursor }),
+    );
+    const sent = { instanceIds: request.filters.instanceIds ?? [], metrics: request.metrics ?? [] };
+    return withRetries(retryContext(request.route, signal), async (attempt) => {
+      const get = (jwt: string) => {
+        events.onRequest?.({ route: request.route, attempt });
+        return send({
+          method: 'GET',
+          url,
+          path,
+          headers: { authorization: `Bearer ${jwt}`, accept: 'application/json', 'user-agent': USER_AGENT },
+          ...(signal ? { signal } : {}),
+        });
+      };
+      const jwt = await tokens.get();
+      let res = await get(jwt);
+      if (res.status === 401) {
+        // exactly one re-authentication and one retry of this request (CONTRACT §1 "token reuse")
+        events.onReauth?.({ route: request.route });
+        log.info('data route answered 401; re-authenticating once', { route: request.route });
+        res = await get(await tokens.refresh(jwt));
+        if (res.status === 401) {
+          const e = dataRouteError(failureOf('GET', path, res), sent);
+          throw new ExporterError('API_UNAUTHORIZED', `${e.message} — even after re-authenticating once`, {
+            details: e.details,
+          });
+        }
+      }
+      if (res.status >= 200 && res.status < 300) return parsePage(res.text, `GET ${path}`);
+      const failure = failureOf('GET', path, res);
+      throw retryableOr(res, (a, o) => dataRouteError(failure, sent, a, o));
+    });
+  };
+
+  return {
+    async *pages(request: ReportRequest, pageOptions: PageOptions = {}): AsyncGenerator<ApiPage> {
+      const pagesOfRequest = paginate({
+        label: `GET /v2/${request.route}`,
+        startCursor: pageOptions.cursor ?? null,
+        fetchPage: (cursor) => fetchPage(request, cursor, pageOptions.signal),
+      });
+      for await (const page of pagesOfRequest) {
+        events.onPage?.({ route: request.route, rows: page.rows.length, index: page.index });
+        yield page;
+      }
+    },
+    async close() {
+      if (options.dispatcher === undefined) await closeHttpAgent();
+    },
+  };
+}
+
+function parseToken(text: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const parsed = TokenResponseSchema.safeParse(json);
+  if (!parsed.success) {
+    // never echo the body: it may hold a token in an unexpected field
+    throw new ExporterError(
+      'AUTH_FAILED',
+      'POST /oauth/token answered 2xx without a "jwt" string in its body',
+      {
+        details: { route: '/oauth/token' },
+      },
+    );
+  }
+  return parsed.data.jwt;
+}

@@ -1,0 +1,240 @@
+/**
+ * HTTP failures → ExporterError with a stable code (CONTRACT §1 "error bodies on data routes").
+ * A message names the method, route, status and the server's own words (`title`/`detail`/`message`,
+ * else the first 2 KB of text); details hold route, status and the request id a header gave. Server
+ * text is untrusted: callers pass everything through the client's redactor before it leaves.
+ */
+import { STATUS_CODES } from 'node:http';
+import { type ErrorCode, ExporterError } from '../errors';
+
+/** How much of a non-JSON (or unhelpful JSON) body goes into a message. */
+export const BODY_SNIPPET_CHARS = 2048;
+/** Headers servers and gateways commonly use to identify a request. */
+const REQUEST_ID_HEADERS = [
+  'x-request-id',
+  'request-id',
+  'x-amzn-requestid',
+  'x-correlation-id',
+  'x-trace-id',
+];
+
+export type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+/** What the client saw of one failed response. */
+export interface HttpFailure {
+  readonly method: 'GET' | 'POST';
+  /** The path shown to the user: `/v2/campaigns/performance` or `/oauth/token`. */
+  readonly path: string;
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: string;
+}
+
+export function header(headers: Headers, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function requestIdOf(headers: Headers): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const v = header(headers, name);
+    if (v) return v.slice(0, 200);
+  }
+  return undefined;
+}
+
+const clean = (s: string) =>
+  s
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server's own explanation: its `title`, `detail`, `message` (or `error`), else a text snippet. */
+export function serverText(body: string): string {
+  const json = parseJson(body);
+  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
+    const o = json as Record<string, unknown>;
+    const nested =
+      typeof o.error === 'object' && o.error !== null ? (o.error as Record<string, unknown>) : {};
+    const parts = [o.title, o.detail, o.message, typeof o.error === 'string' ? o.error : nested.message]
+      .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+      .map(clean);
+    const distinct = parts.filter((p, i) => parts.indexOf(p) === i);
+    if (distinct.length > 0) return distinct.join(': ').slice(0, BODY_SNIPPET_CHARS);
+  }
+  return clean(body.slice(0, BODY_SNIPPET_CHARS));
+}
+
+const VALID_SET_KEY = /^(valid|allowed|supported|permitted)(metrics|values|names)?$/i;
+
+/** The valid metric names a 400 body names, searched for in arrays like `validMetrics`/`allowed`. */
+export function validSetOf(body: string): string[] | null {
+  const search = (value: unknown, depth: number): string[] | null => {
+    if (depth > 4 || value === null || typeof value !== 'object') return null;
+    for (const [key, v] of Object.entries(value)) {
+      if (VALID_SET_KEY.test(key) && Array.isArray(v) && v.every((x) => typeof x === 'string')) {
+        return (v as string[]).map(clean);
+      }
+    }
+    for (const v of Object.values(value)) {
+      const found = search(v, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  };
+  return search(parseJson(body), 0);
+}
+
+function statusLine(status: number): string {
+  const text = STATUS_CODES[status];
+  return text ? `${status} ${text}` : String(status);
+}
+
+function baseDetails(f: HttpFailure): Record<string, unknown> {
+  const requestId = requestIdOf(f.headers);
+  return { route: f.path, status: f.status, ...(requestId ? { requestId } : {}) };
+}
+
+/** How a message says retries ended: nothing for a first-attempt failure. */
+export function attemptsNote(attempts: number, outOfTime = false): string {
+  if (outOfTime) return ` (stopped after ${attempts} attempt(s): the next wait would pass the deadline)`;
+  return attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
+}
+
+/** Context a data-route error message may name: what the request sent. */
+export interface SentContext {
+  readonly instanceIds?: readonly string[];
+  readonly metrics?: readonly string[];
+}
+
+/** A non-retried (or finally failed) data-route response → its ExporterError. */
+export function dataRouteError(
+  f: HttpFailure,
+  sent: SentContext = {},
+  attempts = 1,
+  outOfTime = false,
+): ExporterError {
+  const said = serverText(f.body);
+  const head = `${f.method} ${f.path} answered ${statusLine(f.status)}${said ? `: ${said}` : ''}`;
+  const details = { ...baseDetails(f), attempts };
+  const code = codeForStatus(f.status);
+  if (f.status === 400) {
+    const valid = validSetOf(f.body);
+    const tail = valid ? ` (valid metrics named by the server: ${valid.join(', ')})` : '';
+    return new ExporterError(code, `${head}${tail}`, {
+      details: { ...details, ...(valid ? { validMetrics: valid } : {}), metrics: sent.metrics ?? [] },
+    });
+  }
+  if (f.status === 403) {
+    const ids = sent.instanceIds ?? [];
+    const tail =
+      ids.length > 0
+        ? ` — instanceIds sent: ${ids.join(', ')}; each must be one of the instances bound to this client`
+        : ' — no instanceIds were sent, so the client is not permitted on this route at all';
+    return new ExporterError(code, `${head}${tail}`, { details: { ...details, instanceIds: ids } });
+  }
+  const retryable = code === 'API_RATE_LIMITED' || code === 'API_SERVER_ERROR';
+  return new ExporterError(code, `${head}${attemptsNote(attempts, outOfTime)}`, { retryable, details });
+}
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 400) return 'API_BAD_REQUEST';
+  if (status === 401) return 'API_UNAUTHORIZED';
+  if (status === 403) return 'API_FORBIDDEN';
+  if (status === 404) return 'API_NOT_FOUND';
+  if (status === 429) return 'API_RATE_LIMITED';
+  if (status >= 500) return 'API_SERVER_ERROR';
+  return 'API_BAD_REQUEST';
+}
+
+/** A token-endpoint failure → AUTH_REJECTED (401), AUTH_FORBIDDEN (403) or AUTH_FAILED. */
+export function tokenError(f: HttpFailure, attempts = 1, outOfTime = false): ExporterError {
+  const said = serverText(f.body);
+  const what = `${f.method} ${f.path} answered ${statusLine(f.status)}${said ? `: ${said}` : ''}`;
+  const details = { ...baseDetails(f), attempts };
+  if (f.status === 401) {
+    return new ExporterError('AUTH_REJECTED', `credentials rejected — check the secret (${what})`, {
+      details,
+    });
+  }
+  if (f.status === 403) {
+    return new ExporterError(
+      'AUTH_FORBIDDEN',
+      `client not permitted — retrying will not help, contact the provider's account team (${what})`,
+      { details },
+    );
+  }
+  const retryable = f.status === 429 || f.status >= 500;
+  return new ExporterError(
+    'AUTH_FAILED',
+    `could not obtain a token (${what})${attemptsNote(attempts, outOfTime)}`,
+    {
+      retryable,
+      details,
+    },
+  );
+}
+
+/** Why a thrown transport error is worth retrying, or null when it is not a transport failure. */
+export function networkFailureKind(err: unknown): 'timeout' | 'reset' | null {
+  const code = errorCode(err);
+  if (code === undefined) return null;
+  if (/TIMEOUT|TimeoutError/i.test(code)) return 'timeout';
+  if (
+    [
+      'ECONNRESET',
+      'ECONNREFUSED',
+      'EPIPE',
+      'ETIMEDOUT',
+      'EAI_AGAIN',
+      'UND_ERR_SOCKET',
+      'UND_ERR_CLOSED',
+      'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+      'ECONNABORTED',
+      'ENETUNREACH',
+      'EHOSTUNREACH',
+    ].includes(code)
+  ) {
+    return code === 'ETIMEDOUT' ? 'timeout' : 'reset';
+  }
+  return null;
+}
+
+/** The `code` of an error or of the first error in its `cause` chain that has one. */
+function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e instanceof Error; i++) {
+    const c = (e as { code?: unknown }).code;
+    if (typeof c === 'string') return c;
+    if (e.name === 'TimeoutError') return 'TimeoutError';
+    e = e.cause;
+  }
+  return undefined;
+}
+
+/** The error when transport failures outlast the retries. Never includes the URL (it has the query). */
+export function networkError(
+  method: string,
+  path: string,
+  kind: 'timeout' | 'reset',
+  attempts: number,
+  cause: unknown,
+  outOfTime = false,
+): ExporterError {
+  const what = kind === 'timeout' ? 'timed out' : 'lost the connection';
+  const code = errorCode(cause) ?? 'unknown';
+  const note = attemptsNote(attempts, outOfTime) || ' (1 attempt)';
+  return new ExporterError('API_NETWORK', `${method} ${path} ${what} (${code})${note}`, {
+    retryable: true,
+    details: { route: path, status: null, attempts, reason: code },
+  });
+}

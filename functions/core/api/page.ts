@@ -1,0 +1,45 @@
+/**
+ * The shape of a data-route body (CONTRACT §1 "list pages", "aggregate routes", "rows"): `data` is an
+ * array of row objects or one row object; `nextCursor` a string, null, or absent. Anything else is
+ * API_BAD_RESPONSE — the rows are untrusted and checked only as far as the exporter relies on them.
+ */
+import { z } from 'zod';
+import { ExporterError } from '../errors';
+import type { ApiRow } from './types';
+
+const RowSchema = z.record(z.string(), z.unknown());
+
+export const PageBodySchema = z.looseObject({
+  data: z.union([z.array(RowSchema), RowSchema]),
+  nextCursor: z.string().nullish(),
+});
+
+export interface ParsedPage {
+  readonly rows: readonly ApiRow[];
+  readonly nextCursor: string | null;
+}
+
+/** Parses the text of a 2xx body; `label` names the request in the error. */
+export function parsePage(text: string, label: string): ParsedPage {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ExporterError('API_BAD_RESPONSE', `${label}: the response is not JSON (${text.length} bytes)`, {
+      retryable: false,
+      details: { label },
+    });
+  }
+  const parsed = PageBodySchema.safeParse(json);
+  if (!parsed.success) {
+    // the issues name paths and expected types, never the values themselves
+    const where = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.code}`).join('; ');
+    throw new ExporterError(
+      'API_BAD_RESPONSE',
+      `${label}: unexpected response shape — expected {"data": [...] | {...}, "nextCursor": string | null} (${where})`,
+      { retryable: false, details: { label } },
+    );
+  }
+  const { data, nextCursor } = parsed.data;
+  return { rows: Array.isArray(data) ? data : [data], nextCursor: nextCursor ? nextCursor : null };
+}

@@ -1,0 +1,94 @@
+/**
+ * The token manager (CONTRACT §1 "token request", "token reuse"). One token per client, reused until
+ * 5 minutes before its `exp`; concurrent callers share one in-flight token request; a data route's
+ * 401 asks for a replacement of the token it used, and callers that were rejected with the same token
+ * share the one re-authentication.
+ *
+ * The JWT's payload is decoded without verifying the signature — we are not its audience, only its
+ * bearer — and its `exp` trusted; a token without `exp` is treated as valid 12 h from issue. For a
+ * token that lives less than 10 minutes (test servers), the margin shrinks to half its lifetime so
+ * it is still reused at all.
+ */
+import { z } from 'zod';
+
+export const REFRESH_MARGIN_MS = 5 * 60_000;
+export const DEFAULT_LIFETIME_MS = 12 * 60 * 60_000;
+const SKEWED_REUSE_MS = 60_000;
+
+/** The 200 body of the token route. */
+export const TokenResponseSchema = z.object({ jwt: z.string().min(1) });
+
+export interface TokenManager {
+  /** A token fresh enough to use now; fetches one (once, for all concurrent callers) when needed. */
+  get(): Promise<string>;
+  /** A replacement for `rejected`, which a data route refused with 401. */
+  refresh(rejected: string): Promise<string>;
+}
+
+export interface TokenManagerOptions {
+  /** Performs the token request (with its retries) and returns the JWT. */
+  readonly fetchToken: () => Promise<string>;
+  readonly now: () => number;
+}
+
+/** The `exp` claim in ms since the epoch, or null when the token has none (or is not a JWT). */
+export function jwtExpiryMs(jwt: string): number | null {
+  const payload = jwt.split('.')[1];
+  if (payload === undefined) return null;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (claims === null || typeof claims !== 'object') return null;
+    const exp = (claims as { exp?: unknown }).exp;
+    return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** When a token issued at `issuedAtMs` should be replaced. */
+export function refreshAtMs(jwt: string, issuedAtMs: number): number {
+  const expiresAt = jwtExpiryMs(jwt) ?? issuedAtMs + DEFAULT_LIFETIME_MS;
+  const lifetime = expiresAt - issuedAtMs;
+  // already expired by our clock (skew): use it briefly and let a 401 trigger the re-auth, rather
+  // than fetching a new token for every request
+  if (lifetime <= 0) return issuedAtMs + SKEWED_REUSE_MS;
+  const margin = Math.min(REFRESH_MARGIN_MS, Math.max(0, lifetime / 2));
+  return expiresAt - margin;
+}
+
+export function createTokenManager(options: TokenManagerOptions): TokenManager {
+  let current: { jwt: string; refreshAt: number } | null = null;
+  let inflight: Promise<string> | null = null;
+
+  const fetchOnce = (): Promise<string> => {
+    if (inflight) return inflight;
+    // issue time is taken before the request, so a slow token route errs on the early side
+    const issuedAt = options.now();
+    inflight = options
+      .fetchToken()
+      .then((jwt) => {
+        current = { jwt, refreshAt: refreshAtMs(jwt, issuedAt) };
+        return jwt;
+      })
+      .finally(() => {
+        inflight = null;
+      });
+    return inflight;
+  };
+
+  const fresh = () => (current !== null && options.now() < current.refreshAt ? current.jwt : null);
+
+  return {
+    async get() {
+      return fresh() ?? fetchOnce();
+    },
+    async refresh(rejected: string) {
+      if (inflight) return inflight;
+      const jwt = fresh();
+      // another caller already replaced the rejected token: use the replacement
+      if (jwt !== null && jwt !== rejected) return jwt;
+      current = null;
+      return fetchOnce();
+    },
+  };
+}
