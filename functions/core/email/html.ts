@@ -35,9 +35,8 @@ export function renderHtml(view: SummaryView, files: FilesNote): string {
 <tr><td style="padding:12px 28px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" data-role="status-banner" style="background:${s.bg};border:1px solid ${s.border};border-radius:6px"><tr>
 <td style="padding:12px 16px;color:${s.fg};font-size:15px"><strong>${s.label}</strong> · ${e(statusLine(view))}</td>
-</tr></table></td></tr>
+</tr></table>${filesHtml(files)}</td></tr>
 ${view.reports.map(reportHtml).join('\n')}
-<tr><td style="padding:8px 28px 4px 28px">${filesHtml(files)}</td></tr>
 <tr><td style="padding:12px 28px 24px 28px;font-size:12px;${MUTED};border-top:1px solid #f3f4f6">
 Run ${e(view.runId)} of schedule ${e(view.scheduleId)}, finished ${e(view.finishedAt)}.${view.hasPreviousRun ? ' Changes are against the previous run.' : ' This is the first run: no previous run to compare with.'}
 </td></tr>
@@ -87,7 +86,7 @@ function topHtml(top: TopTable | null): string {
   const th = top.columns
     .map(
       (c) =>
-        `<th align="${c.numeric ? 'right' : 'left'}" style="padding:6px 8px;border-bottom:2px solid #e5e7eb;font-size:12px;${MUTED};font-weight:600">${e(c.name)}</th>`,
+        `<th align="${c.numeric ? 'right' : 'left'}" style="padding:6px 8px;border-bottom:2px solid #e5e7eb;font-size:12px;${MUTED};font-weight:600">${wrappable(e(c.name))}</th>`,
     )
     .join('');
   const rows = top.rows
@@ -110,19 +109,31 @@ ${rows}</table>`;
 
 function locationsHtml(report: ReportView): string {
   if (report.files.length === 0) return '';
-  const items = report.files
+  const rows = report.files
     .map(
-      (f) =>
-        `<div style="font-size:12px;margin-top:2px"><span style="display:inline-block;min-width:56px;font-weight:600;color:#374151">${f.format.toUpperCase()}</span><code style="font-size:12px;color:#1f2937;word-break:break-all">${e(f.location)}</code> <span style="${MUTED}">${e(formatBytes(f.bytes))}</span></div>`,
+      (
+        f,
+      ) => `<tr><td valign="top" style="padding:2px 10px 2px 0;font-weight:600;color:#374151;white-space:nowrap">${f.format.toUpperCase()}</td>
+<td style="padding:2px 10px 2px 0"><code style="font-size:12px;color:#1f2937;word-break:break-all">${e(f.location)}</code></td>
+<td valign="top" align="right" style="padding:2px 0;${MUTED};white-space:nowrap">${e(formatBytes(f.bytes))}</td></tr>`,
     )
     .join('');
-  return `<div data-role="files" style="margin-top:10px">${items}</div>`;
+  return `<div style="font-size:13px;font-weight:600;margin:12px 0 2px 0">Files</div>
+<table role="presentation" data-role="files" cellpadding="0" cellspacing="0" style="font-size:12px">${rows}</table>`;
 }
 
+/** The attachment line under the banner: what is attached, or why nothing is. */
 function filesHtml(files: FilesNote): string {
+  const style = `font-size:13px;${MUTED};margin-top:8px`;
   if (files.attached.length > 0) {
-    return `<div style="font-size:13px;color:#374151">📎 Attached: ${files.attached.map((f) => `<code>${e(f)}</code>`).join(', ')}</div>`;
+    const list = files.attached.map((f) => `<code style="color:#374151">${e(f)}</code>`).join(', ');
+    return `<div data-role="attachments" style="${style}"><strong style="color:#374151">Attached CSV:</strong> ${list}</div>`;
   }
-  if (files.reason) return `<div style="font-size:13px;color:#374151">📎 ${e(files.reason)}</div>`;
+  if (files.reason) {
+    return `<div data-role="attachments" style="${style}"><strong style="color:#374151">No attachments.</strong> ${e(files.reason)}</div>`;
+  }
   return '';
 }
+
+/** Lets long camelCase metric names wrap in narrow columns; runs on escaped text (entities are lowercase). */
+const wrappable = (escaped: string): string => escaped.replace(/([a-z])([A-Z])/g, '$1<wbr>$2');

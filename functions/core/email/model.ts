@@ -10,9 +10,11 @@ import { formatCell, truncate } from './format';
 import type { SummaryInput } from './types';
 
 /** Longest cell text in the top table; names and captions can be paragraphs. */
-export const MAX_CELL_CHARS = 48;
+export const MAX_CELL_CHARS = 40;
 /** Most columns in the top table, so it still fits a phone screen. */
-export const MAX_TOP_COLUMNS = 7;
+export const MAX_TOP_COLUMNS = 6;
+/** Names and categories; ids are dropped first when a row has more identifying fields. */
+const MAX_IDENTITY_COLUMNS = 2;
 const WINDOW_COLUMNS = new Set(['window_start', 'window_end']);
 
 export interface TopTable {
@@ -116,9 +118,12 @@ function topTable(
   const identity = [...present]
     .filter((c) => !metrics.includes(c) && !WINDOW_COLUMNS.has(c))
     .sort((a, b) => identityRank(a) - identityRank(b))
-    .slice(0, 3);
-  const wanted = [...identity, topBy, ...kpis, ...metrics].filter((c) => present.has(c) || c === topBy);
-  const columns = [...new Set(wanted)].slice(0, MAX_TOP_COLUMNS);
+    .slice(0, MAX_IDENTITY_COLUMNS);
+  // topBy and every KPI always get a column (a per-row KPI is only readable here); other metrics fill up.
+  const must = [...new Set([topBy, ...kpis])];
+  const extra = metrics.filter((m) => !must.includes(m) && present.has(m));
+  const room = Math.max(0, MAX_TOP_COLUMNS - identity.length - must.length);
+  const columns = [...identity, ...must, ...extra.slice(0, room)];
   return {
     topBy,
     columns: columns.map((name) => ({ name, numeric: isNumeric(types.get(name), rows, name) })),

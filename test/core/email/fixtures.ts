@@ -34,6 +34,7 @@ export function config(yaml = CONFIG_YAML): { config: Config; schedule: Schedule
 }
 
 const SHA = 'a'.repeat(64);
+export const CSV_KEY = 'exports/weekly-campaigns/creators/csv/dt=2026-11-22/part-00000.csv';
 
 export function creatorsReport(overrides: Partial<ManifestReport> = {}): ManifestReport {
   return {
@@ -65,7 +66,7 @@ export function creatorsReport(overrides: Partial<ManifestReport> = {}): Manifes
       },
       {
         format: 'csv',
-        key: 'exports/weekly-campaigns/creators/csv/dt=2026-11-22/part-00000.csv',
+        key: CSV_KEY,
         bytes: 120_000,
         rows: 12_345,
         sha256: SHA,
