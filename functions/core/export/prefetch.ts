@@ -6,7 +6,13 @@
  */
 export async function* prefetchOne<T>(source: AsyncIterable<T>, onStop: () => void): AsyncGenerator<T> {
   const it = source[Symbol.asyncIterator]();
-  let next = it.next();
+  // A prefetched page may fail while the consumer is busy; mark it handled now, rethrow on await.
+  const ahead = () => {
+    const p = it.next();
+    p.catch(() => undefined);
+    return p;
+  };
+  let next = ahead();
   let finished = false;
   try {
     for (;;) {
@@ -15,14 +21,12 @@ export async function* prefetchOne<T>(source: AsyncIterable<T>, onStop: () => vo
         finished = true;
         return;
       }
-      next = it.next();
+      next = ahead();
       yield result.value;
     }
   } finally {
     if (!finished) {
       onStop();
-      // The pending fetch rejects once aborted; nobody is waiting for it any more.
-      next.catch(() => undefined);
       void Promise.resolve(it.return?.()).catch(() => undefined);
     }
   }

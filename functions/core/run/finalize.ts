@@ -1,0 +1,90 @@
+/**
+ * Finish a run: read the previous manifest (for the email's deltas), write this run's manifest last
+ * of all objects, then send the summary when there is a mailer and recipients.
+ */
+import type { Config } from '../config/schema';
+import { deliverSummary } from '../email/summary';
+import { describeError, ExporterError } from '../errors';
+import { manifestKey, manifestsPrefix } from '../export/keys';
+import { type Manifest, ManifestSchema, runStatus } from '../manifest';
+import type { Sink } from '../sink';
+import { findSchedule } from './lookup';
+import type { FinalizeDeps, FinalizeResult, ReportOutcome, RunPlan } from './types';
+
+/** Writes the manifest and sends the summary. Outcomes are listed in the plan's task order. */
+export async function finalizeRun(
+  config: Config,
+  plan: RunPlan,
+  outcomes: readonly ReportOutcome[],
+  deps: FinalizeDeps,
+): Promise<FinalizeResult> {
+  const schedule = findSchedule(config, plan.scheduleId);
+  const order = new Map(plan.tasks.map((t, i) => [t.reportId, i]));
+  const sorted = [...outcomes].sort(
+    (a, b) => (order.get(a.manifest.reportId) ?? 0) - (order.get(b.manifest.reportId) ?? 0),
+  );
+  const reports = sorted.map((o) => o.manifest);
+  const previous = await previousManifest(deps.sink, config.output.prefix, plan.scheduleId, plan.window.end);
+  const manifest: Manifest = {
+    manifestVersion: 1,
+    scheduleId: plan.scheduleId,
+    runId: plan.runId,
+    scheduledTime: plan.scheduledTime,
+    window: plan.window,
+    startedAt: plan.startedAt,
+    finishedAt: deps.now().toISOString(),
+    status: runStatus(reports),
+    reports,
+  };
+  const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
+  await deps.sink.putObject(key, `${JSON.stringify(manifest, null, 2)}\n`, 'application/json');
+  deps.log.info('manifest written', { key, status: manifest.status });
+
+  let emailed = 0;
+  if (deps.mailer && config.email && schedule.recipients.length > 0) {
+    try {
+      const result = await deliverSummary(
+        {
+          config,
+          schedule,
+          manifest,
+          previous,
+          top: Object.fromEntries(sorted.map((o) => [o.manifest.reportId, o.top])),
+          locate: (k) => deps.sink.locate(k),
+          readObject: (k) => deps.sink.getObject(k),
+        },
+        deps.mailer,
+      );
+      emailed = result.sent;
+    } catch (err: unknown) {
+      throw new ExporterError('EMAIL_FAILED', `the summary email was not sent: ${describeError(err)}`, {
+        cause: err,
+      });
+    }
+  }
+  return { manifestKey: key, manifest, emailed };
+}
+
+/** The schedule's latest manifest with a window end before `windowEnd`, or null. */
+export async function previousManifest(
+  sink: Sink,
+  prefix: string,
+  scheduleId: string,
+  windowEnd: string,
+): Promise<Manifest | null> {
+  const keys = await sink.list(manifestsPrefix(prefix, scheduleId));
+  const dated = keys
+    .map((k) => ({ k, dt: /\/dt=(\d{4}-\d{2}-\d{2})\/manifest\.json$/.exec(k)?.[1] }))
+    .filter((e): e is { k: string; dt: string } => e.dt !== undefined && e.dt < windowEnd)
+    .sort((a, b) => (a.dt < b.dt ? 1 : -1));
+  const latest = dated[0];
+  if (!latest) return null;
+  const body = await sink.getObject(latest.k);
+  if (!body) return null;
+  try {
+    const parsed = ManifestSchema.safeParse(JSON.parse(new TextDecoder().decode(body)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,57 @@
+/** Test doubles for the export core: an in-process paged API (not a test file). */
+import type { ApiPage, ApiRow, PageOptions, ReportingApi, ReportRequest } from '#core/api/types';
+import { parseConfig } from '#core/config/load';
+import type { Config } from '#core/config/schema';
+
+/** Serves `rows` in pages of `pageSize`; cursors are `c<offset>`. Optionally fails at a page index. */
+export function pagedApi(
+  rows: readonly ApiRow[],
+  pageSize: number,
+  failAtPage?: number,
+): ReportingApi & { requests: number } {
+  const api = {
+    requests: 0,
+    async *pages(_req: ReportRequest, options?: PageOptions): AsyncIterable<ApiPage> {
+      let offset = options?.cursor ? Number(options.cursor.slice(1)) : 0;
+      let index = 0;
+      for (;;) {
+        api.requests += 1;
+        if (failAtPage !== undefined && offset / pageSize === failAtPage) {
+          throw new Error('HTTP 500 from /v2/posts/performance after 5 retries');
+        }
+        const page = rows.slice(offset, offset + pageSize);
+        offset += page.length;
+        const nextCursor = offset < rows.length ? `c${offset}` : null;
+        yield { rows: page, nextCursor, index };
+        index += 1;
+        if (nextCursor === null) return;
+      }
+    },
+    async close() {},
+  };
+  return api;
+}
+
+export function postsConfig(extra = ''): Config {
+  return parseConfig(`
+api: { baseUrl: http://127.0.0.1:1, credentialsSecret: s }
+output: { prefix: exports/, formats: [parquet, csv], maxRowsPerPart: 1000 }
+schedules:
+  - id: daily
+    cron: "0 8 * * ? *"
+    window: yesterday
+    reports:
+      - id: posts
+        route: posts/performance
+        metrics: [likes, shares, engagementRate]
+        summary: { topBy: likes, topN: 3 }
+${extra}`);
+}
+
+export function postRows(n: number, seed = 1): ApiRow[] {
+  return Array.from({ length: n }, (_, i) => ({
+    postId: `post-${seed}-${i}`,
+    platform: ['instagram', 'tiktok'][i % 2],
+    metrics: { likes: (i * 7919) % 1000, shares: i % 3 === 0 ? null : i, engagementRate: (i % 10) / 10 },
+  }));
+}
