@@ -46,6 +46,7 @@ async function highestNumber(dir: string): Promise<number> {
 export function slug(subject: string): string {
   const s = subject
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
