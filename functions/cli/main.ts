@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { ExporterError } from '#core/errors';
 import { registerSimulate } from './commands/simulate';
+import { registerMigrateV1 } from './commands/migrate-v1';
 import { registerValidate } from './commands/validate';
 
 const program = new Command('report-exporter')
@@ -14,6 +15,7 @@ const program = new Command('report-exporter')
   .exitOverride();
 
 registerValidate(program);
+registerMigrateV1(program);
 registerSimulate(program);
 
 try {

@@ -1,0 +1,61 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli';
+
+const BAD = `
+api:
+  baseUrl: http://reporting.example.com
+  credentialsSecret: reporting/v2/client
+schedules:
+  - id: weekly
+    cron: "0 8 * * *"
+    timezone: Europe/Berln
+    window: last-7-days
+    reports:
+      - id: a
+        route: /v1/reporting/influencer/performance
+      - id: b
+        route: campaigns/performance
+        filters: { platform: instagram, contentType: instagram_reel }
+`;
+
+describe('report-exporter validate', () => {
+  it('exits 0 for the example config and says what it holds', async () => {
+    const { code, stdout } = await runCli(['validate', '--config', 'reports.yaml']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('reports.yaml is valid: 2 schedule(s), 9 report(s)\n');
+  });
+
+  it('exits 2 and lists every problem by path on stderr', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'validate-')), 'bad.yaml');
+    writeFileSync(file, BAD);
+    const { code, stdout, stderr } = await runCli(['validate', '--config', file]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`${file} has 6 problems:`);
+    for (const line of [
+      'api.baseUrl: baseUrl must use https',
+      'schedules[0].cron: an EventBridge cron has 6 fields',
+      'schedules[0].timezone: unknown timezone "Europe/Berln"',
+      'schedules[0].reports[0].route: "/v1/reporting/influencer/performance" is a v1 path; use route "creators/performance"',
+      'schedules[0].reports[1].metrics: route "campaigns/performance" requires metrics',
+      'schedules[0].reports[1].filters: platform and contentType are mutually exclusive',
+    ]) {
+      expect(stderr).toContain(line);
+    }
+  });
+
+  it('exits 2 for a config file that does not exist', async () => {
+    const { code, stderr } = await runCli(['validate', '--config', 'no-such-file.yaml']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('cannot read config "no-such-file.yaml": ENOENT');
+  });
+
+  it('exits 2 for an unknown option', async () => {
+    const { code, stderr } = await runCli(['validate', '--confg', 'reports.yaml']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("unknown option '--confg'");
+  });
+});
