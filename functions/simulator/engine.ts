@@ -76,8 +76,7 @@ export class Engine {
     const c = w.campaigns[p.campaign];
     const cr = w.creators[p.creator];
     const postId = w.postId(p);
-    const acc = new Acc();
-    acc.add(this.slotsIn(q, p));
+    const acc = Acc.of(this.slotsIn(q, p));
     const video =
       p.contentType.endsWith('video') || p.contentType.endsWith('reel') || p.contentType.endsWith('shorts');
     return {

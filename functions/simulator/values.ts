@@ -4,7 +4,7 @@
  * returnOnInvestment) are computed from a row's sums, never summed. NaN in a slot means null
  * ("not available") and is skipped in sums; a row whose contributions are all null serves null.
  */
-import { METRICS } from './catalog';
+import { CONTENT_TYPE_LIST, METRICS } from './catalog';
 import { hash32, unit } from './prng';
 import type { Post } from './world';
 
@@ -13,7 +13,41 @@ const COUNTS = [...METRICS.values()].filter((d) => d.kind !== 'ratio').map((d) =
 export const SLOTS = [...COUNTS, '_videoViews', '_reachBase', '_reachPosts'] as const;
 const SLOT = new Map<string, number>(SLOTS.map((n, i) => [n, i]));
 const at = (name: string): number => SLOT.get(name) as number;
-const ON = SLOTS.map((n) => new Set(METRICS.get(n)?.on ?? []));
+/** Per content type, whether each additive metric exists there (1) or is always null (0). */
+const APPLIES = new Map<string, Uint8Array>(
+  CONTENT_TYPE_LIST.map((t) => [t, Uint8Array.from(COUNTS, (n) => (METRICS.get(n)?.on.includes(t) ? 1 : 0))]),
+);
+
+// slot indexes resolved once: postSlots runs for every post served, so it avoids lookups by name
+const I = {
+  views: at('views'),
+  impressions: at('impressions'),
+  likes: at('likes'),
+  comments: at('comments'),
+  shares: at('shares'),
+  saves: at('saves'),
+  clicks: at('clicks'),
+  totalInteractions: at('totalInteractions'),
+  crosspostedViews: at('crosspostedViews'),
+  crosspostedFacebookOnlyViews: at('crosspostedFacebookOnlyViews'),
+  videoViewTotalTime: at('videoViewTotalTime'),
+  videoViews: at('_videoViews'),
+  navigationTapForward: at('navigationTapForward'),
+  navigationTapBack: at('navigationTapBack'),
+  navigationTapExit: at('navigationTapExit'),
+  paidImpressions: at('paidImpressions'),
+  paidEngagements: at('paidEngagements'),
+  paidClicks: at('paidClicks'),
+  paidAdSpend: at('paidAdSpend'),
+  cost: at('cost'),
+  trackingLinksClicks: at('trackingLinksClicks'),
+  trackingLinksRevenue: at('trackingLinksRevenue'),
+  affiliateLinksClicks: at('affiliateLinksClicks'),
+  affiliateLinksRevenue: at('affiliateLinksRevenue'),
+  revenue: at('revenue'),
+  reachBase: at('_reachBase'),
+  reachPosts: at('_reachPosts'),
+};
 
 /** Share of a post's lifetime metrics that lands on day 0..6 after publication (performance_date). */
 const CUM = [0.4, 0.6, 0.72, 0.82, 0.9, 0.96, 1];
@@ -22,56 +56,57 @@ export const SPREAD_DAYS = CUM.length;
 /** Lifetime values of one post (money in cents), NaN where null. */
 export function postSlots(seed: number, p: Post): Float64Array {
   const v = new Float64Array(SLOTS.length);
-  const r = (k: number) => unit(seed, p.day, p.index, 100 + k);
-  const views = 50 + Math.floor(r(0) ** 3 * 200_000);
-  const impressions = Math.floor(views * (1.1 + r(1)));
-  const likes = Math.floor(views * (0.01 + 0.1 * r(2)));
-  const comments = Math.floor(likes * 0.08 * r(3));
-  const shares = Math.floor(likes * 0.2 * r(4));
-  const saves = Math.floor(likes * 0.3 * r(5));
-  const clicks = Math.floor(views * 0.03 * r(6));
-  const set = (name: string, x: number) => {
-    v[at(name)] = x;
-  };
-  set('views', views);
-  set('impressions', impressions);
-  set('likes', likes);
-  set('comments', comments);
-  set('shares', shares);
-  set('saves', saves);
-  set('clicks', clicks);
-  set('totalInteractions', likes + comments + shares + saves);
-  const crossposted = Math.floor(views * 0.3 * r(7));
-  set('crosspostedViews', crossposted);
-  set('crosspostedFacebookOnlyViews', Math.floor(crossposted * 0.5 * r(8)));
-  set('videoViewTotalTime', Math.floor(views * (2 + 25 * r(9))));
-  set('_videoViews', views);
-  set('navigationTapForward', Math.floor(impressions * 0.5 * r(10)));
-  set('navigationTapBack', Math.floor(impressions * 0.1 * r(11)));
-  set('navigationTapExit', Math.floor(impressions * 0.2 * r(12)));
-  const paidImpressions = p.paid ? Math.floor(impressions * (0.5 + 2.5 * r(13))) : 0;
-  set('paidImpressions', paidImpressions);
-  set('paidEngagements', Math.floor(paidImpressions * 0.05 * r(14)));
-  set('paidClicks', Math.floor(paidImpressions * 0.02 * r(15)));
-  const adSpend = Math.floor(paidImpressions * (0.2 + 1.3 * r(16)));
-  set('paidAdSpend', adSpend);
-  set('cost', adSpend + 5_000 + Math.floor(45_000 * r(17)));
-  const tClicks = Math.floor(clicks * 0.5 * r(18));
-  const aClicks = Math.floor(clicks * 0.3 * r(19));
-  const tRev = Math.floor(tClicks * 300 * r(20));
-  const aRev = Math.floor(aClicks * 500 * r(21));
-  set('trackingLinksClicks', tClicks);
-  set('trackingLinksRevenue', tRev);
-  set('affiliateLinksClicks', aClicks);
-  set('affiliateLinksRevenue', aRev);
-  set('revenue', tRev + aRev);
-  set('_reachBase', Math.floor(impressions * (0.5 + 0.4 * r(22))));
-  set('_reachPosts', 1);
+  const { day, index } = p;
+  const views = 50 + Math.floor(unit(seed, day, index, 100) ** 3 * 200_000);
+  const impressions = Math.floor(views * (1.1 + unit(seed, day, index, 101)));
+  const likes = Math.floor(views * (0.01 + 0.1 * unit(seed, day, index, 102)));
+  const comments = Math.floor(likes * 0.08 * unit(seed, day, index, 103));
+  const shares = Math.floor(likes * 0.2 * unit(seed, day, index, 104));
+  const saves = Math.floor(likes * 0.3 * unit(seed, day, index, 105));
+  const clicks = Math.floor(views * 0.03 * unit(seed, day, index, 106));
+  v[I.views] = views;
+  v[I.impressions] = impressions;
+  v[I.likes] = likes;
+  v[I.comments] = comments;
+  v[I.shares] = shares;
+  v[I.saves] = saves;
+  v[I.clicks] = clicks;
+  v[I.totalInteractions] = likes + comments + shares + saves;
+  const crossposted = Math.floor(views * 0.3 * unit(seed, day, index, 107));
+  v[I.crosspostedViews] = crossposted;
+  v[I.crosspostedFacebookOnlyViews] = Math.floor(crossposted * 0.5 * unit(seed, day, index, 108));
+  v[I.videoViewTotalTime] = Math.floor(views * (2 + 25 * unit(seed, day, index, 109)));
+  v[I.videoViews] = views;
+  v[I.navigationTapForward] = Math.floor(impressions * 0.5 * unit(seed, day, index, 110));
+  v[I.navigationTapBack] = Math.floor(impressions * 0.1 * unit(seed, day, index, 111));
+  v[I.navigationTapExit] = Math.floor(impressions * 0.2 * unit(seed, day, index, 112));
+  const paidImpressions = p.paid ? Math.floor(impressions * (0.5 + 2.5 * unit(seed, day, index, 113))) : 0;
+  v[I.paidImpressions] = paidImpressions;
+  v[I.paidEngagements] = Math.floor(paidImpressions * 0.05 * unit(seed, day, index, 114));
+  v[I.paidClicks] = Math.floor(paidImpressions * 0.02 * unit(seed, day, index, 115));
+  const adSpend = Math.floor(paidImpressions * (0.2 + 1.3 * unit(seed, day, index, 116)));
+  v[I.paidAdSpend] = adSpend;
+  v[I.cost] = adSpend + 5_000 + Math.floor(45_000 * unit(seed, day, index, 117));
+  const tClicks = Math.floor(clicks * 0.5 * unit(seed, day, index, 118));
+  const aClicks = Math.floor(clicks * 0.3 * unit(seed, day, index, 119));
+  const tRev = Math.floor(tClicks * 300 * unit(seed, day, index, 120));
+  const aRev = Math.floor(aClicks * 500 * unit(seed, day, index, 121));
+  v[I.trackingLinksClicks] = tClicks;
+  v[I.trackingLinksRevenue] = tRev;
+  v[I.affiliateLinksClicks] = aClicks;
+  v[I.affiliateLinksRevenue] = aRev;
+  v[I.revenue] = tRev + aRev;
+  v[I.reachBase] = Math.floor(impressions * (0.5 + 0.4 * unit(seed, day, index, 122)));
+  v[I.reachPosts] = 1;
+  const applies = APPLIES.get(p.contentType) as Uint8Array;
+  // ~6% of values are missing (4 hash bits all zero), and platform-specific ones are missing where
+  // they do not apply; one 32-bit hash decides eight slots
+  let bits = 0;
   for (let k = 0; k < COUNTS.length; k++) {
-    // ~6% of values are missing, and platform-specific ones are missing where they do not apply
-    if (!ON[k]?.has(p.contentType) || hash32(seed, p.day, p.index, 1000 + k) % 100 < 6) v[k] = Number.NaN;
+    if (k % 8 === 0) bits = hash32(seed, day, index, 1000 + k);
+    if (applies[k] === 0 || ((bits >>> ((k % 8) * 4)) & 15) === 0) v[k] = Number.NaN;
   }
-  if (!ON[at('videoViewTotalTime')]?.has(p.contentType)) v[at('_videoViews')] = Number.NaN;
+  if (applies[I.videoViewTotalTime] === 0) v[I.videoViews] = Number.NaN;
   return v;
 }
 
@@ -89,24 +124,26 @@ export function portion(slots: Float64Array, published: number, from: number, to
   return out;
 }
 
-/** Running sums of slots for one row. */
+/** Running sums of slots for one row; NaN until a non-null value arrives. */
 export class Acc {
-  readonly sum = new Float64Array(SLOTS.length);
-  readonly has = new Uint8Array(SLOTS.length);
-  posts = 0;
+  constructor(readonly sum: Float64Array = new Float64Array(SLOTS.length).fill(Number.NaN)) {}
+  /** A row of one post: wraps its slots without copying. */
+  static of(slots: Float64Array): Acc {
+    return new Acc(slots);
+  }
   add(slots: Float64Array): void {
-    this.posts++;
+    const sum = this.sum;
     for (let k = 0; k < slots.length; k++) {
       const x = slots[k] as number;
-      if (!Number.isNaN(x)) {
-        this.sum[k] = (this.sum[k] as number) + x;
-        this.has[k] = 1;
+      if (x === x) {
+        const cur = sum[k] as number;
+        sum[k] = cur === cur ? cur + x : x;
       }
     }
   }
   get(name: string): number | null {
-    const k = at(name);
-    return this.has[k] ? (this.sum[k] as number) : null;
+    const x = this.sum[at(name)] as number;
+    return Number.isNaN(x) ? null : x;
   }
 }
 

@@ -61,8 +61,13 @@ export class World {
   readonly instances: Instance[];
   readonly campaigns: Campaign[];
   readonly creators: Creator[];
-  /** Index set of instances bound to the default client: all but the last. */
+  /** Instances 0..boundInstances-1 are bound to the default client; the last one is not. */
   readonly boundInstances: number;
+  /**
+   * Campaigns that carry posts: those on bound instances, so an unfiltered window serves exactly
+   * postsPerDay × days posts. Campaigns of the unbound instance exist only in metadata.
+   */
+  private readonly postCampaigns: number[];
 
   constructor(
     readonly seed: number,
@@ -91,6 +96,7 @@ export class World {
         instanceIndex,
       };
     });
+    this.postCampaigns = this.campaigns.flatMap((c, i) => (c.instanceIndex < this.boundInstances ? [i] : []));
     this.creators = Array.from({ length: Math.max(1, scale.creators) }, (_, i) => {
       const h = hash32(seed, i, 21);
       const name = i % 3 === 0 ? pick(HOSTILE_NAMES, h) : pick(PLAIN_NAMES, h);
@@ -106,7 +112,7 @@ export class World {
     return {
       day,
       index,
-      campaign: h % this.campaigns.length,
+      campaign: this.postCampaigns[h % this.postCampaigns.length] as number,
       creator: hash32(s, day, index, 2) % this.creators.length,
       contentType,
       platform: CONTENT_TYPES[contentType],
@@ -114,13 +120,32 @@ export class World {
     };
   }
 
+  private readonly dayNames = new Map<number, string>();
+
+  /** `YYYY-MM-DD` of a day number, cached: every served post needs it twice. */
+  private isoDay(day: number): string {
+    let d = this.dayNames.get(day);
+    if (d === undefined) {
+      d = isoOf(day);
+      if (this.dayNames.size > 4096) this.dayNames.clear();
+      this.dayNames.set(day, d);
+    }
+    return d;
+  }
+
   postId(p: Post): string {
-    return `p_${isoOf(p.day).replaceAll('-', '')}_${String(p.index).padStart(7, '0')}`;
+    return `p_${this.isoDay(p.day).replaceAll('-', '')}_${String(p.index).padStart(7, '0')}`;
   }
 
   /** Publication time, monotonic within a day so serving order is chronological. */
   publishedAt(p: Post): string {
-    return new Date(p.day * DAY_MS + Math.floor((p.index * DAY_MS) / this.scale.postsPerDay)).toISOString();
+    // formatted by hand: Date#toISOString was the largest cost when serving a million rows
+    const ms = Math.floor((p.index * DAY_MS) / this.scale.postsPerDay);
+    const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+    const milli = ms % 1000;
+    const frac = milli < 10 ? `00${milli}` : milli < 100 ? `0${milli}` : String(milli);
+    const hms = `${two(Math.floor(ms / 3_600_000))}:${two(Math.floor(ms / 60_000) % 60)}:${two(Math.floor(ms / 1000) % 60)}`;
+    return `${this.isoDay(p.day)}T${hms}.${frac}Z`;
   }
 
   caption(p: Post): string {
@@ -130,7 +155,8 @@ export class World {
 
   hashtags(p: Post): string[] {
     const h = hash32(this.seed, p.day, p.index, 6);
-    const n = h % 4;
-    return Array.from({ length: n }, (_, k) => pick(HASHTAGS, h >>> (4 + k * 5)));
+    const tags: string[] = [];
+    for (let k = 0; k < h % 4; k++) tags.push(pick(HASHTAGS, h >>> (4 + k * 5)));
+    return tags;
   }
 }
