@@ -53,14 +53,17 @@ type TruthRow = { metrics?: Record<string, number | null> } & Record<string, unk
 /** The simulator's ground truth for one report of a run. */
 export function truthRows(sim: Simulator, report: ReportConfig, window: Window): TruthRow[] {
   const req = reportRequest(report, window);
+  const f = req.filters;
   return sim.truth.rows(report.route, {
     startDate: req.startDate,
     endDate: req.endDate,
     ...(req.metrics ? { metrics: [...req.metrics] } : {}),
-    ...req.filters,
-    ...(req.filters.instanceIds ? { instanceIds: [...req.filters.instanceIds] } : {}),
-    ...(req.filters.campaignIds ? { campaignIds: [...req.filters.campaignIds] } : {}),
-  }) as TruthRow[];
+    ...(f.platform !== undefined ? { platform: f.platform } : {}),
+    ...(f.contentType !== undefined ? { contentType: f.contentType } : {}),
+    ...(f.dateBasis !== undefined ? { dateBasis: f.dateBasis } : {}),
+    ...(f.instanceIds ? { instanceIds: [...f.instanceIds] } : {}),
+    ...(f.campaignIds ? { campaignIds: [...f.campaignIds] } : {}),
+}) as TruthRow[];
 }
 
 const DUCK_TYPES = {
