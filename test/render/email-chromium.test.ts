@@ -98,6 +98,10 @@ describe('summary email in headless Chromium', () => {
     await expect(page.locator('[data-role="kpis"]').first().isVisible()).resolves.toBe(true);
     await expect(page.locator('[data-role="top"]').first().isVisible()).resolves.toBe(true);
     expect(await page.locator('[data-role="status-banner"]').innerText()).toContain('PARTIAL');
+    expect(await page.locator('[data-role="overview"]').innerText()).toMatch(/posts[\s\S]*failed/);
+    expect(await page.locator('[data-report="posts"] [data-role="failure"]').innerText()).toContain(
+      'onerror=',
+    );
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator('script, img, iframe, form, link, object, embed').count()).toBe(0);
     expect(await page.locator('body').innerText()).toContain('<script>window.__pwned=1</script>');

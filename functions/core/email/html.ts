@@ -35,7 +35,7 @@ export function renderHtml(view: SummaryView, files: FilesNote): string {
 <tr><td style="padding:12px 28px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" data-role="status-banner" style="background:${s.bg};border:1px solid ${s.border};border-radius:6px"><tr>
 <td style="padding:12px 16px;color:${s.fg};font-size:15px"><strong>${s.label}</strong> · ${e(statusLine(view))}</td>
-</tr></table>${filesHtml(files)}</td></tr>
+</tr></table>${filesHtml(files)}${overviewHtml(view)}</td></tr>
 ${view.reports.map(reportHtml).join('\n')}
 <tr><td style="padding:12px 28px 24px 28px;font-size:12px;${MUTED};border-top:1px solid #f3f4f6">
 Run ${e(view.runId)} of schedule ${e(view.scheduleId)}, finished ${e(view.finishedAt)}.${view.hasPreviousRun ? ' Changes are against the previous run.' : ' This is the first run: no previous run to compare with.'}
@@ -43,6 +43,22 @@ Run ${e(view.runId)} of schedule ${e(view.scheduleId)}, finished ${e(view.finish
 </table></td></tr></table>
 </body></html>
 `;
+}
+
+/** One line per report under the banner: the run at a glance before the details. */
+function overviewHtml(view: SummaryView): string {
+  if (view.reports.length < 2) return '';
+  const rows = view.reports
+    .map((r) => {
+      const ok = r.status === 'succeeded';
+      const mark = ok ? '<span style="color:#15803d">✓</span>' : '<span style="color:#b91c1c">✗</span>';
+      const what = ok
+        ? `${e(formatNumber(r.rowCount))} ${plural(r.rowCount, 'row')}`
+        : '<span style="color:#b91c1c">failed</span>';
+      return `<tr><td style="padding:3px 8px 3px 0;width:16px">${mark}</td><td style="padding:3px 12px 3px 0;font-weight:600">${e(r.reportId)}</td><td style="padding:3px 12px 3px 0;${MUTED}">${e(r.route)}</td><td align="right" style="padding:3px 0">${what}</td></tr>`;
+    })
+    .join('');
+  return `<table role="presentation" data-role="overview" width="100%" cellpadding="0" cellspacing="0" style="margin-top:12px;font-size:13px;border-top:1px solid #f3f4f6">${rows}</table>`;
 }
 
 function reportHtml(report: ReportView): string {

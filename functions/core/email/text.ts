@@ -14,11 +14,19 @@ export function renderText(view: SummaryView, files: FilesNote): string {
     `${oneLine(view.title)}`,
     `Window: ${view.window.start} – ${view.window.end} (${view.window.timezone})`,
     `Status: ${view.status.toUpperCase()} — ${statusLine(view)}`,
+    ...attachmentsText(files),
     '',
   ];
+  if (view.reports.length > 1) {
+    for (const r of view.reports) {
+      const what =
+        r.status === 'succeeded' ? `${formatNumber(r.rowCount)} ${plural(r.rowCount, 'row')}` : 'FAILED';
+      out.push(`  ${r.status === 'succeeded' ? '✓' : '✗'} ${r.reportId}: ${what}`);
+    }
+    out.push('');
+  }
   for (const report of view.reports) out.push(...reportText(report), '');
-  out.push(...filesText(files));
-  out.push('', `Run ${oneLine(view.runId)} of schedule ${view.scheduleId}, finished ${view.finishedAt}.`);
+  out.push(`Run ${oneLine(view.runId)} of schedule ${view.scheduleId}, finished ${view.finishedAt}.`);
   return `${out.join('\n')}\n`;
 }
 
@@ -55,7 +63,7 @@ function reportText(report: ReportView): string[] {
   return lines;
 }
 
-function filesText(files: FilesNote): string[] {
+function attachmentsText(files: FilesNote): string[] {
   if (files.attached.length > 0) return [`Attached: ${files.attached.join(', ')}`];
   return files.reason ? [`Attachments: ${files.reason}`] : [];
 }

@@ -157,6 +157,7 @@ describe('deliverSummary: content', () => {
       "== posts (posts/performance) — FAILED\nReason: The API answered 403 on posts/performance: instance in-9 is outside this client's set",
     );
     expect(html).toContain('instance in-9 is outside this client&#39;s set');
+    expect(text).toContain('  ✓ creators: 12,345 rows\n  ✗ posts: FAILED');
   });
 
   it('caps the top table at topN rows and truncates long cells', async () => {
