@@ -35,13 +35,16 @@ const idSchema = (what: string) =>
   z.string().regex(ID, { error: `${what} must be 1–40 characters of a-z, 0-9 and "-"` });
 
 /** A bare address. Line breaks get their own message (and are never echoed: header injection). */
-const emailAddress = z.string().superRefine((value, ctx) => {
-  if (!noCrLf(value)) {
-    ctx.addIssue({ code: 'custom', message: 'email addresses may not contain line breaks' });
-  } else if (!z.email().safeParse(value).success) {
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address` });
-  }
-});
+const emailAddress = z
+  .string()
+  .superRefine((value, ctx) => {
+    if (!noCrLf(value)) {
+      ctx.addIssue({ code: 'custom', message: 'email addresses may not contain line breaks' });
+    } else if (!z.email().safeParse(value).success) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address` });
+    }
+  })
+  .meta({ format: 'email' }); // the JSON Schema keeps the editor hint
 
 /** `Name <addr@example.com>` or a bare address. */
 const mailbox = z.string().superRefine((value, ctx) => {
