@@ -23,7 +23,8 @@ const MANAGED_PARAMS = [
   'limit',
   'nextCursor',
 ];
-const REPORTING_GROUPS_REMOVED =
+/** Why `reportingGroupIds` is rejected wherever it is written. */
+export const REPORTING_GROUPS_REMOVED =
   'reportingGroupIds was removed in v2 and is not accepted; scope the report with instanceIds (and campaignIds) instead';
 
 /** Cross-field checks run even when a field failed, so one `validate` lists every problem. */

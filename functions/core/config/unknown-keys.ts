@@ -3,6 +3,7 @@
  * nearest known key at that place as a suggestion — typos are the commonest config mistake.
  */
 import { configJsonSchema } from './json-schema';
+import { REPORTING_GROUPS_REMOVED } from './schema';
 
 interface JsonNode {
   properties?: Record<string, JsonNode>;
@@ -20,6 +21,7 @@ export function knownKeysAt(path: readonly PropertyKey[]): string[] {
 
 /** The message for one unknown key, e.g. `unknown key "basUrl"; did you mean "baseUrl"?`. */
 export function explainUnknownKey(path: readonly PropertyKey[], key: string): string {
+  if (key.replace(/\[\]$/, '') === 'reportingGroupIds') return REPORTING_GROUPS_REMOVED;
   const known = knownKeysAt(path);
   const best = known
     .map((k) => ({ k, d: distance(k.toLowerCase(), key.toLowerCase()) }))

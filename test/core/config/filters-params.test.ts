@@ -16,6 +16,12 @@ describe('filters', () => {
     expect(problems).toEqual([expect.stringContaining(`${REPORT}.params.${key}: ${REASON}`)]);
   });
 
+  it('rejects reportingGroupIds written directly on the report with the reason', () => {
+    expect(problemsOf(withReport({ ...campaigns, reportingGroupIds: ['7'] }))).toEqual([
+      expect.stringContaining(`${REPORT}.reportingGroupIds: ${REASON}`),
+    ]);
+  });
+
   it('rejects platform and contentType together', () => {
     const filters = { platform: 'instagram', contentType: 'instagram_reel' };
     expect(problemsOf(withReport({ ...campaigns, filters }))).toEqual([
