@@ -38,7 +38,9 @@ export function createSesMailer(options: SesMailerOptions = {}): Mailer {
     async send(message: EmailMessage): Promise<string> {
       const raw = await composeMime(message);
       const command = new SendEmailCommand({
-        FromEmailAddress: message.from,
+        // The bare address: a display name with non-ASCII characters would need encoded-words here,
+        // while the From header inside the raw MIME already carries it, encoded by MailComposer.
+        FromEmailAddress: bareAddress(message.from),
         Destination: { ToAddresses: [...message.to] },
         Content: { Raw: { Data: raw } },
       });
@@ -56,6 +58,11 @@ export function createSesMailer(options: SesMailerOptions = {}): Mailer {
       }
     },
   };
+}
+
+/** `Reports <r@example.com>` → `r@example.com`; a bare address stays as it is. */
+export function bareAddress(mailbox: string): string {
+  return (/<([^<>]+)>\s*$/.exec(mailbox)?.[1] ?? mailbox).trim();
 }
 
 function isThrottling(err: unknown): boolean {

@@ -1,7 +1,7 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createSesMailer } from '#adapters/ses-mailer';
+import { bareAddress, createSesMailer } from '#adapters/ses-mailer';
 import type { EmailMessage } from '#core/email/types';
 import { isExporterError } from '#core/errors';
 
@@ -36,6 +36,13 @@ function sesError(name: string, status: number, extra: Record<string, unknown> =
 
 beforeEach(() => ses.reset());
 
+describe('bareAddress', () => {
+  it('takes the address out of a display-name mailbox and keeps a bare one', () => {
+    expect(bareAddress('Berichte Köln <reports@example.com>')).toBe('reports@example.com');
+    expect(bareAddress(' reports@example.com ')).toBe('reports@example.com');
+  });
+});
+
 describe('createSesMailer', () => {
   it('sends raw MIME with the recipients as ToAddresses and returns the MessageId', async () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
@@ -43,10 +50,11 @@ describe('createSesMailer', () => {
     expect(id).toBe('m-1');
     const input = ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
     expect(input?.Destination).toEqual({ ToAddresses: ['a@example.com', 'b@example.com'] });
-    expect(input?.FromEmailAddress).toBe('Reports <reports@example.com>');
+    expect(input?.FromEmailAddress).toBe('reports@example.com');
     expect(input?.Content?.Simple).toBeUndefined();
     const raw = Buffer.from(input?.Content?.Raw?.Data ?? new Uint8Array()).toString('utf8');
     expect(raw).toMatch(/^From: Reports <reports@example.com>\r\n/m);
+    expect(raw).toMatch(/^To: a@example.com, b@example.com\r\n/m);
     expect(raw).toContain('Content-Type: text/csv; charset=utf-8; name=r.csv');
     expect(raw).toContain(Buffer.from('a,b\n1,2\n').toString('base64'));
   });
