@@ -70,11 +70,12 @@ describe('bearer tokens on data routes', () => {
   });
 
   it('answers 401 once a short-lived token has expired', async () => {
-    sim.setFaults({ tokenTtlSeconds: 1 });
+    // exp has one-second resolution: a 2 s lifetime is valid for at least 1 s after issue
+    sim.setFaults({ tokenTtlSeconds: 2 });
     const short = await token(sim);
     sim.setFaults({ tokenTtlSeconds: 12 * 3600 });
     expect((await get(sim, short, '/v2/instances')).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 3100));
     const after = await get(sim, short, '/v2/instances');
     expect(after.status).toBe(401);
     expect(after.text).toMatch(/expired/);
