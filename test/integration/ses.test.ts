@@ -65,7 +65,14 @@ async function stored(messageId: string): Promise<StoredEmail> {
 /** Wraps a mailer to learn the message ids deliverSummary does not return. */
 function recordingIds(mailer: Mailer): Mailer & { ids: string[] } {
   const ids: string[] = [];
-  return { ids, send: async (m) => (ids.push(await mailer.send(m)), ids.at(-1) ?? '') };
+  return {
+    ids,
+    send: async (m) => {
+      const id = await mailer.send(m);
+      ids.push(id);
+      return id;
+    },
+  };
 }
 
 beforeAll(async () => {

@@ -18,7 +18,8 @@ import {
   TOP_CREATORS,
 } from '../core/email/fixtures';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** Debian's chromium; overridable only to check the skip/fail path. */
+const CHROMIUM = process.env.EMAIL_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const INSTALL = 'install Debian chromium (apt-get install chromium)';
 const ARTIFACT = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'email.png');
 const HOSTILE = `<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2;alert(1)">`;
@@ -97,14 +98,14 @@ describe('summary email in headless Chromium', () => {
     // Assess
     await expect(page.locator('[data-role="kpis"]').first().isVisible()).resolves.toBe(true);
     await expect(page.locator('[data-role="top"]').first().isVisible()).resolves.toBe(true);
-    expect(await page.locator('[data-role="status-banner"]').innerText()).toContain('PARTIAL');
-    expect(await page.locator('[data-role="overview"]').innerText()).toMatch(/posts[\s\S]*failed/);
-    expect(await page.locator('[data-report="posts"] [data-role="failure"]').innerText()).toContain(
+    expect(await page.locator('[data-role="status-banner"]').textContent()).toContain('PARTIAL');
+    expect(await page.locator('[data-role="overview"]').textContent()).toMatch(/posts[\s\S]*failed/);
+    expect(await page.locator('[data-report="posts"] [data-role="failure"]').textContent()).toContain(
       'onerror=',
     );
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator('script, img, iframe, form, link, object, embed').count()).toBe(0);
-    expect(await page.locator('body').innerText()).toContain('<script>window.__pwned=1</script>');
+    expect(await page.locator('body').textContent()).toContain('<script>window.__pwned=1</script>');
     expect(dialogs).toEqual([]);
     expect(requests).toEqual([]);
     await mkdir(dirname(ARTIFACT), { recursive: true });

@@ -19,7 +19,13 @@ function withCsvBytes(bytes: number) {
 
 const reader = (content: Uint8Array | null) => {
   const keys: string[] = [];
-  return { keys, read: async (key: string) => (keys.push(key), content) };
+  return {
+    keys,
+    read: async (key: string) => {
+      keys.push(key);
+      return content;
+    },
+  };
 };
 
 describe('planAttachments', () => {

@@ -15,7 +15,13 @@ import {
 
 function recordingMailer(): Mailer & { sent: EmailMessage[] } {
   const sent: EmailMessage[] = [];
-  return { sent, send: async (m) => (sent.push(m), `id-${sent.length}`) };
+  return {
+    sent,
+    send: async (m) => {
+      sent.push(m);
+      return `id-${sent.length}`;
+    },
+  };
 }
 
 const HOSTILE = `<script>window.__pwned=1</script><img src=x onerror="alert('x')"> &amp; "q" 🚀`;
@@ -36,7 +42,10 @@ describe('deliverSummary: recipients', () => {
     const mailer = recordingMailer();
     const input = summaryInput({
       schedule: { ...schedule, recipients: [] },
-      readObject: async () => (reads++, null),
+      readObject: async () => {
+        reads++;
+        return null;
+      },
     });
     await expect(deliverSummary(input, mailer)).resolves.toEqual({ sent: 0 });
     expect(mailer.sent).toEqual([]);
