@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'CONFIG_NOT_FOUND'
   | 'USAGE'
   | 'CREDENTIALS_MISSING'
+  | 'CREDENTIALS_INVALID' // the secret exists but is not {"clientId","clientSecret"}
   | 'AUTH_REJECTED' // token endpoint 401: check the secret
   | 'AUTH_FORBIDDEN' // token endpoint 403: client not permitted; retrying will not help
   | 'AUTH_FAILED' // token endpoint answered something else
