@@ -138,12 +138,10 @@ function uploadWriter(client: S3Client, bucket: string, key: string, contentType
       return { key, bytes, sha256: hash.digest('hex') };
     },
     async abort() {
-      try {
-        await upload.abort();
-      } catch {
-        // nothing to abort, or already aborted
-      }
-      body.destroy();
+      // Failing the body stream (rather than Upload.abort(), whose promise settles before the
+      // multipart upload is aborted) makes lib-storage send AbortMultipartUpload before `done` settles.
+      body.destroy(new Error('upload abandoned'));
+      await done.catch(() => undefined);
     },
   };
 }
