@@ -60,7 +60,9 @@ export function createCliLog(options: { verbose?: boolean; tty?: boolean } = {})
     },
     progress(p) {
       if (!multi) {
-        if (p.done) emit('info', 'report finished', { reportId: p.reportId, pages: p.pages, rows: p.rows });
+        // Plain mode: the core logs each report's end; page progress only when verbose.
+        if (options.verbose && !p.done)
+          emit('debug', 'page', { reportId: p.reportId, pages: p.pages, rows: p.rows });
         return;
       }
       let bar = bars.get(p.reportId);

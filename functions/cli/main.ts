@@ -5,8 +5,11 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ExporterError } from '#core/errors';
-import { registerSimulate } from './commands/simulate';
+import { registerBackfill } from './commands/backfill';
+import { registerDemo } from './commands/demo';
 import { registerMigrateV1 } from './commands/migrate-v1';
+import { registerRun } from './commands/run';
+import { registerSimulate } from './commands/simulate';
 import { registerValidate } from './commands/validate';
 
 const program = new Command('report-exporter')
@@ -14,8 +17,11 @@ const program = new Command('report-exporter')
   .showHelpAfterError()
   .exitOverride();
 
+registerDemo(program);
 registerValidate(program);
 registerMigrateV1(program);
+registerRun(program);
+registerBackfill(program);
 registerSimulate(program);
 
 try {

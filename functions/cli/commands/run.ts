@@ -1,0 +1,180 @@
+/**
+ * `run` — one run of a schedule as if fired at `--at` (CONTRACT §3), plus the wiring shared with
+ * `backfill` and `demo`: output options → sink, email options → mailer, config → API client.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Command, Option } from 'commander';
+import { type CliLog, createCliLog } from '#adapters/cli-log';
+import { createCredentialsProvider } from '#adapters/credentials';
+import { createFsSink } from '#adapters/fs-sink';
+import { createOutboxMailer } from '#adapters/outbox-mailer';
+import { createS3Sink } from '#adapters/s3-sink';
+import { createSesMailer } from '#adapters/ses-mailer';
+import { createApiClient } from '#core/api/client';
+import type { ReportingApi } from '#core/api/types';
+import { loadConfig } from '#core/config/load';
+import type { Config } from '#core/config/schema';
+import type { Mailer } from '#core/email/types';
+import { ExporterError } from '#core/errors';
+import type { Log } from '#core/log';
+import type { Manifest } from '#core/manifest';
+import { findReport, findSchedule } from '#core/run/lookup';
+import { runSchedule } from '#core/run/run';
+import type { RunDeps } from '#core/run/types';
+import type { Sink } from '#core/sink';
+
+export type ApiFactory = (config: Config, log: Log) => ReportingApi;
+
+/** The one API client of a CLI process; credentials from the env override or Secrets Manager. */
+export const realApi: ApiFactory = (config, log) =>
+  createApiClient({
+    baseUrl: config.api.baseUrl,
+    credentials: createCredentialsProvider(config.api.credentialsSecret),
+    arrayFormat: config.api.arrayFormat,
+    pageSize: config.api.pageSize,
+    concurrency: config.api.concurrency,
+    timeoutMs: config.api.timeoutSeconds * 1000,
+    maxRetries: config.api.maxRetries,
+    log,
+  });
+
+export interface OutputOptions {
+  readonly bucket?: string;
+  readonly out?: string;
+  readonly emailDir?: string;
+  /** commander's `--no-email` sets this to false. */
+  readonly email?: boolean;
+  readonly config: string;
+}
+
+/** Adds the output and email options shared by `run` and `backfill`. */
+export function outputOptions(cmd: Command): Command {
+  return cmd
+    .option('--bucket <name>', 'write to this S3 bucket')
+    .option('--out <dir>', 'write to this local folder (same key layout as S3)')
+    .option('--email-dir <dir>', 'write the summary email as .eml and .html files into this folder')
+    .option('--no-email', 'send no summary email')
+    .option('-c, --config <file>', 'config file', 'reports.yaml');
+}
+
+export function sinkFor(opts: OutputOptions): Sink {
+  if ((opts.bucket === undefined) === (opts.out === undefined)) {
+    throw new ExporterError('USAGE', 'give exactly one of --bucket NAME or --out DIR');
+  }
+  return opts.bucket !== undefined ? createS3Sink(opts.bucket) : createFsSink(opts.out ?? '.');
+}
+
+export function mailerFor(opts: OutputOptions): Mailer | null {
+  if (opts.emailDir !== undefined && opts.email === false) {
+    throw new ExporterError('USAGE', '--email-dir and --no-email cannot be used together');
+  }
+  if (opts.emailDir !== undefined) return createOutboxMailer(opts.emailDir);
+  return opts.email === false ? null : createSesMailer();
+}
+
+/** Parses `--at` (default now); a bad value is a usage error. */
+export function parseAt(at: string | undefined, now: Date): string {
+  if (at === undefined) return now.toISOString();
+  const t = new Date(at);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(at) || Number.isNaN(t.getTime())) {
+    throw new ExporterError(
+      'USAGE',
+      `--at "${at}" is not an ISO-8601 time such as 2026-11-23T08:00:00+01:00`,
+    );
+  }
+  return t.toISOString();
+}
+
+export interface RunContext {
+  readonly config: Config;
+  readonly sink: Sink;
+  readonly mailer: Mailer | null;
+  readonly log: CliLog;
+  readonly api: ApiFactory;
+}
+
+/** Runs schedule occurrences one after another; returns their manifests. */
+export async function runAll(
+  ctx: RunContext,
+  scheduleId: string,
+  times: readonly string[],
+  reportIds: readonly string[],
+): Promise<Manifest[]> {
+  const schedule = findSchedule(ctx.config, scheduleId);
+  for (const id of reportIds) findReport(schedule, id);
+  const api = ctx.api(ctx.config, ctx.log);
+  const manifests: Manifest[] = [];
+  try {
+    for (const scheduledTime of times) {
+      const n = reportIds.length || schedule.reports.length;
+      ctx.log.startRun(`${scheduleId} ${scheduledTime.slice(0, 10)}`, n);
+      const deps: RunDeps = {
+        api,
+        sink: ctx.sink,
+        mailer: ctx.mailer,
+        log: ctx.log,
+        now: () => new Date(),
+        newRunId: randomUUID,
+        onProgress: (p) => ctx.log.progress(p),
+      };
+      try {
+        manifests.push(
+          await runSchedule(
+            ctx.config,
+            { scheduleId, scheduledTime, ...(reportIds.length ? { reportIds: [...reportIds] } : {}) },
+            deps,
+          ),
+        );
+      } finally {
+        ctx.log.stop();
+      }
+    }
+  } finally {
+    await api.close();
+  }
+  return manifests;
+}
+
+/** One line per report, to stdout; sets exit code 1 when any report failed. */
+export function reportManifests(manifests: readonly Manifest[], sink: Sink, prefix: string): void {
+  for (const m of manifests) {
+    process.stdout.write(`${m.scheduleId} ${m.window.start}..${m.window.end}: ${m.status}\n`);
+    for (const r of m.reports) {
+      const what =
+        r.status === 'succeeded' ? `${r.rowCount} rows, ${r.files.length} files` : `FAILED: ${r.error ?? ''}`;
+      process.stdout.write(`  ${r.reportId.padEnd(20)} ${what}\n`);
+    }
+    process.stdout.write(
+      `  manifest: ${sink.locate(`${prefix}${m.scheduleId}/_manifests/dt=${m.window.end}/manifest.json`)}\n`,
+    );
+    if (m.status !== 'succeeded') process.exitCode = 1;
+  }
+}
+
+export function registerRun(program: Command): void {
+  outputOptions(
+    program
+      .command('run')
+      .description('one run of a schedule as if fired at --at (default now)')
+      .requiredOption('--schedule <id>', 'schedule id')
+      .option('--at <iso-time>', 'scheduled time (ISO-8601)')
+      .addOption(new Option('--report <id>', 'only this report (repeatable)').argParser(collect).default([])),
+  ).action(async (opts: OutputOptions & { schedule: string; at?: string; report: string[] }) => {
+    const sink = sinkFor(opts);
+    const mailer = mailerFor(opts);
+    const at = parseAt(opts.at, new Date());
+    const config = await loadConfig(opts.config);
+    const log = createCliLog();
+    const manifests = await runAll(
+      { config, sink, mailer, log, api: realApi },
+      opts.schedule,
+      [at],
+      opts.report,
+    );
+    reportManifests(manifests, sink, config.output.prefix);
+  });
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
