@@ -78,6 +78,15 @@ export const METRICS: ReadonlyMap<string, MetricDef> = new Map(
 );
 
 const names = (defs: readonly MetricDef[]) => defs.map((d) => d.name);
+/** ROI: money in and out per platform; also the default set when the request names no metrics. */
+const ROI = [
+  'paidAdSpend',
+  'cost',
+  'revenue',
+  'returnOnInvestment',
+  'trackingLinksRevenue',
+  'affiliateLinksRevenue',
+];
 const FULL = [...CORE_DEFS, ...ORGANIC_EXTRA, ...DERIVED, ...FORMAT, ...PAID];
 
 /** Metric allowlist per route, in catalogue order. The two list routes take no metrics. */
@@ -88,12 +97,7 @@ export const ROUTE_METRICS: Readonly<Record<Route, readonly string[]>> = {
   'instances/performance-over-time': names([...CORE_DEFS, ...PAID_COUNTERS]),
   'campaigns/performance': names([...FULL, ...COST, ...LINKS]),
   'platforms/performance': names([...CORE_DEFS, ...ORGANIC_EXTRA, ...DERIVED, ...PAID]),
-  'platforms/return-on-investment': names([
-    m('paidAdSpend', 'money'),
-    ...COST,
-    ...LINKS.slice(1, 2),
-    LINKS[3] as MetricDef,
-  ]),
+  'platforms/return-on-investment': ROI,
   'creators/performance': names([...FULL, ...COST, ...LINKS]),
   'posts/performance': names(FULL),
 };

@@ -135,9 +135,9 @@ export class Acc {
     const sum = this.sum;
     for (let k = 0; k < slots.length; k++) {
       const x = slots[k] as number;
-      if (x === x) {
+      if (!Number.isNaN(x)) {
         const cur = sum[k] as number;
-        sum[k] = cur === cur ? cur + x : x;
+        sum[k] = Number.isNaN(cur) ? x : cur + x;
       }
     }
   }
