@@ -1,0 +1,65 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFsSink } from '#adapters/fs-sink';
+import { type DemoResult, runDemo } from '#cli/commands/demo';
+import { ManifestSchema } from '#core/manifest';
+import { duckQuery, lit } from '../core/export/duck';
+
+let dir: string;
+let result: DemoResult;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'demo-'));
+  result = await runDemo(join(dir, 'out'), new Date('2026-11-23T12:00:00Z'));
+}, 60_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('demo', () => {
+  it('runs both example schedules to succeeded manifests covering all nine routes', async () => {
+    const sink = createFsSink(result.outDir);
+    const manifestKeys = (await sink.list('exports/')).filter((k) => k.endsWith('manifest.json'));
+    expect(manifestKeys).toHaveLength(2);
+    const routes = new Set<string>();
+    for (const key of manifestKeys) {
+      const manifest = ManifestSchema.parse(
+        JSON.parse(new TextDecoder().decode((await sink.getObject(key)) ?? new Uint8Array())),
+      );
+      expect(manifest.status).toBe('succeeded');
+      for (const r of manifest.reports) routes.add(r.route);
+    }
+    expect(routes.size).toBe(9);
+  });
+
+  it('writes Parquet, CSV and _SUCCESS for every report, and DuckDB reads each Parquet with the manifest row count', async () => {
+    for (const m of result.manifests) {
+      for (const r of m.reports) {
+        const parquet = r.files.filter((f) => f.format === 'parquet');
+        expect(parquet.length).toBeGreaterThan(0);
+        expect(r.files.some((f) => f.format === 'csv')).toBe(true);
+        const paths = parquet.map((f) => lit(join(result.outDir, f.key))).join(',');
+        const [row] = await duckQuery(
+          `SELECT count(*)::INT AS n FROM read_parquet([${paths}], union_by_name=true)`,
+        );
+        expect(row?.n, `${m.scheduleId}/${r.reportId}`).toBe(r.rowCount);
+        for (const format of ['parquet', 'csv']) {
+          const folder = join(
+            result.outDir,
+            `exports/${m.scheduleId}/${r.reportId}/${format}/dt=${m.window.end}`,
+          );
+          expect(await readdir(folder)).toContain('_SUCCESS');
+        }
+      }
+    }
+  });
+
+  it('writes each summary email as .eml and .html into out/outbox', async () => {
+    const files = await readdir(join(result.outDir, 'outbox'));
+    expect(files.filter((f) => f.endsWith('.eml'))).toHaveLength(2);
+    expect(files.filter((f) => f.endsWith('.html'))).toHaveLength(2);
+  });
+});
