@@ -1,0 +1,212 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '#simulator/server';
+import { type LocalS3, startLocalS3 } from './fauxqs';
+
+const BIN = new URL('../../bin/report-exporter.mjs', import.meta.url).pathname;
+
+let sim: Simulator;
+let s3: LocalS3;
+let dir: string;
+let configPath: string;
+
+function config(baseUrl: string): string {
+  return `
+api: { baseUrl: ${baseUrl}, credentialsSecret: test/reporting, pageSize: 200 }
+output: { prefix: exports/, formats: [parquet, csv] }
+email: { from: Reports <reports@example.com> }
+schedules:
+  - id: daily
+    cron: "0 6 * * ? *"
+    timezone: Asia/Tokyo
+    window: yesterday
+    recipients: [team@example.com]
+    reports:
+      - id: posts
+        route: posts/performance
+        metrics: [likes, shares]
+        summary: { kpis: [likes], topBy: likes }
+      - id: platforms
+        route: platforms/performance
+        metrics: [likes]
+  - id: broken
+    cron: "0 6 * * ? *"
+    window: yesterday
+    reports:
+      - id: good
+        route: platforms/performance
+        metrics: [likes]
+      - id: bad-metric
+        route: platforms/performance
+        metrics: [noSuchMetric]
+`;
+}
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: readonly string[], env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      {
+        cwd: dir,
+        env: {
+          ...process.env,
+          REPORTING_CLIENT_ID: sim.credentials.clientId,
+          REPORTING_CLIENT_SECRET: sim.credentials.clientSecret,
+          AWS_ACCESS_KEY_ID: 'test',
+          AWS_SECRET_ACCESS_KEY: 'test',
+          AWS_REGION: 'us-east-1',
+          AWS_ENDPOINT_URL_S3: s3.endpoint,
+          ...env,
+        },
+        timeout: 60_000,
+      },
+      (err, stdout, stderr) => {
+        const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 3, faults: { rate5xx: 0.05, rate429: 0.05, retryAfterSeconds: 0 } });
+  s3 = await startLocalS3();
+  await s3.createBucket('cli-bucket');
+  dir = await mkdtemp(join(tmpdir(), 'cli-'));
+  configPath = join(dir, 'reports.yaml');
+  await writeFile(configPath, config(sim.baseUrl));
+}, 30_000);
+
+afterAll(async () => {
+  await sim?.close();
+  await s3?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('report-exporter CLI', () => {
+  it('run --out writes the partition and emails into --email-dir; exit 0; no secret in any output', async () => {
+    const r = await cli([
+      'run',
+      '--schedule',
+      'daily',
+      '--at',
+      '2026-11-23T06:00:00+09:00',
+      '--out',
+      'out',
+      '--email-dir',
+      'mail',
+      '-c',
+      configPath,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    // 06:00 in Tokyo on the 23rd is the 22nd in UTC: yesterday is the 22nd local
+    expect(r.stdout).toContain('daily 2026-11-22..2026-11-22: succeeded');
+    expect(await readdir(join(dir, 'out/exports/daily/posts/parquet/dt=2026-11-22'))).toEqual([
+      '_SUCCESS',
+      'part-00000.parquet',
+    ]);
+    expect((await readdir(join(dir, 'mail'))).some((f) => f.endsWith('.eml'))).toBe(true);
+    const secret = sim.credentials.clientSecret;
+    expect(r.stdout + r.stderr).not.toContain(secret);
+    for (const f of await readdir(join(dir, 'mail')))
+      expect(await readFile(join(dir, 'mail', f), 'utf8')).not.toContain(secret);
+  });
+
+  it('run --bucket writes the same layout to S3 (endpoint from AWS_ENDPOINT_URL_S3)', async () => {
+    const r = await cli([
+      'run',
+      '--schedule',
+      'daily',
+      '--report',
+      'platforms',
+      '--at',
+      '2026-11-23T06:00:00+09:00',
+      '--bucket',
+      'cli-bucket',
+      '--no-email',
+      '-c',
+      configPath,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('s3://cli-bucket/exports/daily/_manifests/dt=2026-11-22/manifest.json');
+  });
+
+  it('exits 1 when a report fails, still writing the others, with the server-named valid metrics in the reason', async () => {
+    const r = await cli([
+      'run',
+      '--schedule',
+      'broken',
+      '--at',
+      '2026-11-23T06:00:00Z',
+      '--out',
+      'out',
+      '--no-email',
+      '-c',
+      configPath,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/bad-metric\s+FAILED: .*noSuchMetric/);
+    expect(await readdir(join(dir, 'out/exports/broken/good/csv/dt=2026-11-22'))).toContain('_SUCCESS');
+    expect(r.stdout + r.stderr).not.toContain(sim.credentials.clientSecret);
+  });
+
+  it('backfill runs every cron occurrence in the range, oldest first', async () => {
+    const r = await cli([
+      'backfill',
+      '--schedule',
+      'daily',
+      '--from',
+      '2026-11-01',
+      '--to',
+      '2026-11-03',
+      '--out',
+      'bf',
+      '--no-email',
+      '-c',
+      configPath,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const windows = [...r.stdout.matchAll(/^daily (\S+): succeeded$/gm)].map((m) => m[1]);
+    expect(windows).toEqual(['2026-10-31..2026-10-31', '2026-11-01..2026-11-01', '2026-11-02..2026-11-02']);
+  });
+
+  it.each([
+    [
+      ['run', '--schedule', 'daily', '--out', 'o', '--bucket', 'b'],
+      /exactly one of --bucket NAME or --out DIR/,
+    ],
+    [['run', '--schedule', 'daily'], /exactly one of --bucket NAME or --out DIR/],
+    [['run', '--schedule', 'nope', '--out', 'o', '--no-email'], /unknown schedule "nope"/],
+    [['run', '--schedule', 'daily', '--report', 'nope', '--out', 'o', '--no-email'], /unknown report "nope"/],
+    [
+      ['run', '--schedule', 'daily', '--at', 'yesterday', '--out', 'o', '--no-email'],
+      /--at "yesterday" is not an ISO-8601 time/,
+    ],
+    [
+      ['run', '--schedule', 'daily', '--out', 'o', '--no-email', '--email-dir', 'm'],
+      /cannot be used together/,
+    ],
+    [
+      ['backfill', '--schedule', 'daily', '--from', '2026-11-05', '--to', '2026-11-01', '--out', 'o'],
+      /not a valid date range/,
+    ],
+    [
+      ['backfill', '--schedule', 'daily', '--from', 'nov', '--to', '2026-11-01', '--out', 'o'],
+      /is not a date/,
+    ],
+  ])('exits 2 on a usage error: %j', async (args, message) => {
+    const r = await cli([...args, '-c', configPath]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
