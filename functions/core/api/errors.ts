@@ -68,8 +68,13 @@ export function serverText(body: string): string {
     const parts = [o.title, o.detail, o.message, typeof o.error === 'string' ? o.error : nested.message]
       .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
       .map(clean);
-    const distinct = parts.filter((p, i) => parts.indexOf(p) === i);
-    if (distinct.length > 0) return distinct.join(': ').slice(0, BODY_SNIPPET_CHARS);
+    // servers often repeat themselves (`message` = `${title}: ${detail}`): keep each fact once
+    let kept: string[] = [];
+    for (const part of parts) {
+      if (kept.join(': ').includes(part)) continue;
+      kept = kept.every((k) => part.includes(k)) ? [part] : [...kept, part];
+    }
+    if (kept.length > 0) return kept.join(': ').slice(0, BODY_SNIPPET_CHARS);
   }
   return clean(body.slice(0, BODY_SNIPPET_CHARS));
 }
