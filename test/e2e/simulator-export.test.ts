@@ -4,10 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsSink } from '#adapters/fs-sink';
 import type { Config } from '#core/config/schema';
+import { silentLog } from '#core/log';
 import type { Manifest } from '#core/manifest';
+import { exportReportStep } from '#core/run/export-step';
 import { findReport, findSchedule } from '#core/run/lookup';
 import { runSchedule } from '#core/run/run';
+import type { ExportCheckpoint } from '#core/run/types';
 import { type Simulator, startSimulator } from '#simulator/server';
+import { duckQuery } from '../core/export/duck';
 import {
   exampleConfig,
   readBackSql,
@@ -82,6 +86,7 @@ describe('export against the simulator with faults on', () => {
   });
 
   it('every report of both schedules succeeded', () => {
+    expect(manifests.flatMap((m) => m.reports.filter((r) => r.error).map((r) => r.error))).toEqual([]);
     expect(manifests.map((m) => m.status)).toEqual(['succeeded', 'succeeded']);
     expect(manifests.flatMap((m) => m.reports.map((r) => r.route)).sort()).toEqual([
       'campaigns',
@@ -131,6 +136,43 @@ describe('export against the simulator with faults on', () => {
     }
   });
 
+  it('hostile text (quotes, newlines, formulas, emoji, RTL) round-trips exactly: Parquet as sent, CSV with only the formula guard', async () => {
+    const m = manifests[0];
+    const schedule = findSchedule(config, 'weekly-campaigns');
+    let hostile = 0;
+    for (const reportId of ['creators', 'posts']) {
+      const r = m?.reports.find((x) => x.reportId === reportId);
+      if (!m || !r) throw new Error(`no ${reportId} report`);
+      const idField = reportId === 'posts' ? 'postId' : 'creatorId';
+      const truth = truthRows(sim, findReport(schedule, reportId), m.window);
+      const textFields = [
+        ...new Set(
+          truth.flatMap((row) => Object.keys(row).filter((k) => typeof row[k] === 'string' && k !== idField)),
+        ),
+      ];
+      expect(textFields.length).toBeGreaterThan(0);
+      for (const format of ['parquet', 'csv'] as const) {
+        const cols = textFields.map((f) => `"${f}"`).join(', ');
+        const back = await duckQuery(
+          `SELECT "${idField}" AS id, ${cols} FROM ${readBackSql(dir, r, format)}`,
+        );
+        const byId = new Map(back.map((row) => [String(row.id), row]));
+        for (const row of truth) {
+          const got = byId.get(String(row[idField]));
+          for (const f of textFields) {
+            const sent = row[f];
+            if (typeof sent !== 'string') continue;
+            if (/[\r\n"=]/.test(sent)) hostile += 1;
+            const want = format === 'csv' && /^[=+\-@\t\r]/.test(sent) ? `'${sent}` : sent;
+            // CSV has no way to tell an empty string from null
+            expect(format === 'csv' ? (got?.[f] ?? '') : got?.[f], `${reportId}.${f} (${format})`).toBe(want);
+          }
+        }
+      }
+    }
+    expect(hostile).toBeGreaterThan(0);
+  });
+
   it('the client secret never appears in any written file or log line', async () => {
     const secret = sim.credentials.clientSecret;
     expect(secret.length).toBeGreaterThan(8);
@@ -140,4 +182,70 @@ describe('export against the simulator with faults on', () => {
     }
     expect(log.lines.filter((l) => l.includes(secret))).toEqual([]);
   });
+});
+
+describe('continuation against the simulator', () => {
+  it('a posts export under a tiny time budget (one page per step) equals the uninterrupted export', async () => {
+    const schedule = findSchedule(config, 'weekly-campaigns');
+    const window = manifests[0]?.window ?? {
+      start: '2026-11-16',
+      end: '2026-11-22',
+      timezone: 'Europe/Berlin',
+    };
+    const task = {
+      runId: 'c',
+      scheduleId: schedule.id,
+      reportId: 'posts',
+      scheduledTime: RUNS[0]?.scheduledTime ?? '',
+      window,
+    };
+    const outcomes = [];
+    for (const budget of [undefined, () => 0]) {
+      const out = await mkdtemp(join(tmpdir(), 'e2e-cont-'));
+      const api = simulatorApi(sim, config);
+      let checkpoint: ExportCheckpoint | null = null;
+      let steps = 0;
+      try {
+        for (;;) {
+          steps += 1;
+          const result = await exportReportStep(config, task, checkpoint, {
+            api,
+            sink: createFsSink(out),
+            log: silentLog,
+            now: () => new Date(),
+            tuning: { rowGroupRows: 700, safetyMarginMs: 1 },
+            ...(budget ? { timeLeftMs: budget } : {}),
+          });
+          if (result.status === 'done') {
+            const r = result.outcome.manifest;
+            const rows = await duckQuery(`SELECT * FROM ${readBackSql(out, r, 'parquet')} ORDER BY postId`);
+            const csv = await duckQuery(`SELECT * FROM ${readBackSql(out, r, 'csv')} ORDER BY postId`);
+            // page counts differ between runs: the simulator's empty-page fault is drawn per request
+            outcomes.push({
+              steps,
+              pages: r.pages,
+              manifest: { ...r, files: [], pages: 0 },
+              top: result.outcome.top,
+              rows,
+              csv,
+            });
+            break;
+          }
+          checkpoint = JSON.parse(JSON.stringify(result.checkpoint)) as ExportCheckpoint;
+        }
+      } finally {
+        await api.close();
+        await rm(out, { recursive: true, force: true });
+      }
+    }
+    const [whole, split] = outcomes;
+    expect(whole?.steps).toBe(1);
+    expect(split?.steps).toBe(split?.pages);
+    expect(split?.steps).toBeGreaterThan(10);
+    expect(split?.manifest).toEqual(whole?.manifest);
+    expect(split?.top).toEqual(whole?.top);
+    expect(split?.rows).toEqual(whole?.rows);
+    expect(split?.csv).toEqual(whole?.csv);
+    expect(whole?.rows.length).toBe(whole?.manifest.rowCount);
+  }, 30_000);
 });
