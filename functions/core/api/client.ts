@@ -63,7 +63,8 @@ export interface ApiClientOptions {
   readonly deadlineMs?: () => number;
 }
 
-const USER_AGENT = 'report-exporter (+https://github.com/report-exporter)';
+const MIN_ATTEMPT_MS = 1000;
+const USER_AGENT = 'report-exporter/0.1';
 
 /** Creates a client; nothing is sent until the first page is asked for. */
 export function createApiClient(options: ApiClientOptions): ReportingApi {
@@ -81,7 +82,16 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   const redactor = createRedactor();
   const dispatcher = () =>
     options.dispatcher ?? getHttpAgent({ connections: concurrency, timeoutMs: Math.max(timeoutMs, 1) });
-  const send = createTransport({ dispatcher, limiter: createLimiter(concurrency), timeoutMs });
+  // near the deadline an attempt gets only the time that is left (but at least a second to try)
+  const attemptTimeoutMs = () => {
+    const left = options.deadlineMs?.();
+    return left === undefined ? timeoutMs : Math.min(timeoutMs, Math.max(MIN_ATTEMPT_MS, left));
+  };
+  const send = createTransport({
+    dispatcher,
+    limiter: createLimiter(concurrency),
+    timeoutMs: attemptTimeoutMs,
+  });
 
   const retryContext = (route: string, signal?: AbortSignal): RetryContext => ({
     policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, maxRetries: options.maxRetries ?? 5 },

@@ -28,7 +28,8 @@ export interface Received {
 export interface TransportOptions {
   readonly dispatcher: () => Dispatcher;
   readonly limiter: Limiter;
-  readonly timeoutMs: number;
+  /** The timeout of an attempt starting now (the client shortens it near its deadline). */
+  readonly timeoutMs: () => number;
 }
 
 class RequestTimeout extends Error {
@@ -45,10 +46,8 @@ export function createTransport(options: TransportOptions): Transport {
   return (req) =>
     options.limiter.run(async () => {
       const controller = new AbortController();
-      const timer = setTimeout(
-        () => controller.abort(new RequestTimeout(options.timeoutMs)),
-        options.timeoutMs,
-      );
+      const timeoutMs = options.timeoutMs();
+      const timer = setTimeout(() => controller.abort(new RequestTimeout(timeoutMs)), timeoutMs);
       const onAbort = () => controller.abort(req.signal?.reason);
       req.signal?.addEventListener('abort', onAbort, { once: true });
       try {

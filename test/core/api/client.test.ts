@@ -363,6 +363,21 @@ describe('retries', () => {
     expect(waits).toEqual([]);
   });
 
+  it('shortens an attempt to the time left before the deadline', async () => {
+    const { client } = setup(
+      pagesOf(1),
+      { timeoutMs: 30_000, maxRetries: 0, deadlineMs: () => 1000 },
+      {
+        failures: [{ match: (p) => p.startsWith('/v2/'), delayMs: 5000 }],
+      },
+    );
+    const started = Date.now();
+    const err = await failure(client.pages(REQUEST));
+    expect(err.code).toBe('API_NETWORK');
+    expect(err.message).toContain('timed out');
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
   it.each([
     [400, 'API_BAD_REQUEST'],
     [403, 'API_FORBIDDEN'],
