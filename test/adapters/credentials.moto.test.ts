@@ -11,7 +11,6 @@ import { createCredentialsProvider } from '#adapters/credentials';
 import { isExporterError } from '#core/errors';
 
 const hasMoto = spawnSync('sh', ['-c', 'command -v moto_server'], { encoding: 'utf8' }).status === 0;
-const inCi = process.env.CI === 'true';
 const INSTALL = 'moto_server is not on PATH: pip install "moto[server]"';
 
 /** Skips (naming what to install) outside CI, fails in CI, when moto_server is missing. */
