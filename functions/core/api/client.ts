@@ -27,7 +27,7 @@ import {
   type RetryPolicy,
   withRetries,
 } from './retry';
-import { createTokenManager, TokenResponseSchema } from './token';
+import { createTokenManager, parseToken } from './token';
 import { createTransport, type Received } from './transport';
 import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
 
@@ -202,25 +202,4 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       if (options.dispatcher === undefined) await closeHttpAgent();
     },
   };
-}
-
-function parseToken(text: string): string {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const parsed = TokenResponseSchema.safeParse(json);
-  if (!parsed.success) {
-    // never echo the body: it may hold a token in an unexpected field
-    throw new ExporterError(
-      'AUTH_FAILED',
-      'POST /oauth/token answered 2xx without a "jwt" string in its body',
-      {
-        details: { route: '/oauth/token' },
-      },
-    );
-  }
-  return parsed.data.jwt;
 }

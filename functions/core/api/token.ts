@@ -10,6 +10,7 @@
  * it is still reused at all.
  */
 import { z } from 'zod';
+import { ExporterError } from '../errors';
 
 export const REFRESH_MARGIN_MS = 5 * 60_000;
 export const DEFAULT_LIFETIME_MS = 12 * 60 * 60_000;
@@ -91,4 +92,26 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       return fetchOnce();
     },
   };
+}
+
+/** The JWT from a 2xx token answer; AUTH_FAILED when the body has no `jwt` string. */
+export function parseToken(text: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const parsed = TokenResponseSchema.safeParse(json);
+  if (!parsed.success) {
+    // never echo the body: it may hold a token in an unexpected field
+    throw new ExporterError(
+      'AUTH_FAILED',
+      'POST /oauth/token answered 2xx without a "jwt" string in its body',
+      {
+        details: { route: '/oauth/token' },
+      },
+    );
+  }
+  return parsed.data.jwt;
 }

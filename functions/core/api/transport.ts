@@ -5,8 +5,8 @@
  * untouched and never retried.
  */
 import { type Dispatcher, request } from 'undici';
-import { networkError, networkFailureKind } from './errors';
 import type { Limiter } from './limiter';
+import { networkError, networkFailureKind } from './network';
 import { RetryableFailure } from './retry';
 
 export interface SentRequest {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dataRouteError, networkFailureKind, serverText, tokenError, validSetOf } from '#core/api/errors';
+import { dataRouteError, serverText, tokenError, validSetOf } from '#core/api/errors';
+import { networkFailureKind } from '#core/api/network';
 
 describe('serverText', () => {
   it('joins title, detail and message, keeping each fact once', () => {
