@@ -4,6 +4,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+const LEEWAY_SECONDS = 1;
+
 const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 
 export class Jwt {
@@ -37,7 +39,10 @@ export class Jwt {
     if (typeof claims !== 'object' || claims === null) return { error: 'malformed token' };
     const { sub, exp } = claims as { sub?: unknown; exp?: unknown };
     if (typeof sub !== 'string' || typeof exp !== 'number') return { error: 'malformed token' };
-    if (Math.floor(nowMs / 1000) >= exp) return { error: 'token expired' };
+    // exp has one-second resolution and iat is rounded down, so a token could otherwise live up to
+    // a second less than its ttl; one second of leeway (RFC 7519 §4.1.4 allows some) keeps every
+    // token valid for at least ttl seconds, which short-ttl tests rely on
+    if (nowMs >= (exp + LEEWAY_SECONDS) * 1000) return { error: 'token expired' };
     return { sub };
   }
 
