@@ -18,8 +18,16 @@ export function columnCells(group: RowGroupBuffer, column: ColumnDef, window: Wi
 
 const MS_PER_DAY = 86_400_000;
 
-/** `YYYY-MM-DD` → days since 1970-01-01 (Parquet DATE). */
+const dayCache = new Map<string, number>();
+
+/** `YYYY-MM-DD` → days since 1970-01-01 (Parquet DATE). Memoised: a report has few distinct dates. */
 export function epochDay(date: string): number {
-  const [y, m, d] = date.split('-').map(Number);
-  return Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1) / MS_PER_DAY;
+  let day = dayCache.get(date);
+  if (day === undefined) {
+    const [y, m, d] = date.split('-').map(Number);
+    day = Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1) / MS_PER_DAY;
+    if (dayCache.size > 10_000) dayCache.clear();
+    dayCache.set(date, day);
+  }
+  return day;
 }

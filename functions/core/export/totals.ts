@@ -87,12 +87,19 @@ export class Totals {
   addColumn(name: string, cells: readonly Cell[]): void {
     if (!isAdditiveMetric(name)) return;
     let acc = this.sums.get(name) ?? { m: 0n, scale: 0 };
+    // Fast path: whole numbers add up in a double while the running sum stays exactly representable.
+    let whole = 0;
     for (const v of cells) {
       if (typeof v !== 'number') continue;
+      if (Number.isSafeInteger(v) && Math.abs(whole) + Math.abs(v) <= Number.MAX_SAFE_INTEGER) {
+        whole += v;
+        continue;
+      }
       const d = parseDecimal(v);
       if (d.scale > acc.scale) acc = { m: acc.m * 10n ** BigInt(d.scale - acc.scale), scale: d.scale };
       acc.m += d.m * 10n ** BigInt(acc.scale - d.scale);
     }
+    acc.m += BigInt(whole) * 10n ** BigInt(acc.scale);
     this.sums.set(name, acc);
   }
 
