@@ -539,6 +539,11 @@ describe('secrets', () => {
     expect(everything).not.toContain(jwt);
     expect(err.message).toContain('[redacted]');
     expect(api.requests.every((r) => !r.path.includes(CANARY))).toBe(true);
+    // the secret travels only in the token POST body
+    const carrying = api.requests.filter((r) =>
+      `${r.path} ${JSON.stringify(r.headers)} ${r.body}`.includes(CANARY),
+    );
+    expect(carrying.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /oauth/token']);
   });
 
   it('logs retries and re-authentication without secrets', async () => {
