@@ -54,6 +54,7 @@ const CAMPAIGN_WORDS = [
 const STATUSES = ['active', 'paused', 'completed', 'draft', 'archived'];
 
 export const DAY_MS = 86_400_000;
+const two = (n: number): string => (n < 10 ? `0${n}` : String(n));
 export const dayOf = (iso: string): number => Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
 export const isoOf = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
@@ -141,7 +142,6 @@ export class World {
   publishedAt(p: Post): string {
     // formatted by hand: Date#toISOString was the largest cost when serving a million rows
     const ms = Math.floor((p.index * DAY_MS) / this.scale.postsPerDay);
-    const two = (n: number) => (n < 10 ? `0${n}` : String(n));
     const milli = ms % 1000;
     const frac = milli < 10 ? `00${milli}` : milli < 100 ? `0${milli}` : String(milli);
     const hms = `${two(Math.floor(ms / 3_600_000))}:${two(Math.floor(ms / 60_000) % 60)}:${two(Math.floor(ms / 1000) % 60)}`;
