@@ -4,6 +4,7 @@
  * per filter set. Every route's numbers derive from the same per-post values, so they agree.
  */
 import { PLATFORMS } from './catalog';
+import { postRow } from './post-row';
 import type { Query } from './query';
 import { Acc, metricsObject, portion, postSlots, SPREAD_DAYS } from './values';
 import { isoOf, type Post, type World } from './world';
@@ -66,38 +67,9 @@ export class Engine {
     const stop = Math.min(end, from + budget);
     for (; k < stop && rows.length < limit; k++) {
       const p = w.post(first + Math.floor(k / ppd), k % ppd);
-      if (match(p)) rows.push(this.postRow(q, p));
+      if (match(p)) rows.push(postRow(w, p, this.slotsIn(q, p), q.metrics));
     }
     return { rows, next: k >= end ? null : k };
-  }
-
-  private postRow(q: Query, p: Post): unknown {
-    const w = this.world;
-    const c = w.campaigns[p.campaign];
-    const cr = w.creators[p.creator];
-    const postId = w.postId(p);
-    const acc = Acc.of(this.slotsIn(q, p));
-    const video =
-      p.contentType.endsWith('video') || p.contentType.endsWith('reel') || p.contentType.endsWith('shorts');
-    return {
-      postId,
-      campaignId: c?.id,
-      creatorId: cr?.id,
-      instanceId: c?.instanceId,
-      platform: p.platform,
-      contentType: p.contentType,
-      publishedAt: w.publishedAt(p),
-      caption: w.caption(p),
-      permalink: `https://social.example/${p.platform}/p/${postId}`,
-      creator: { id: cr?.id, name: cr?.name, handle: cr?.handle },
-      media: {
-        format: p.contentType,
-        isVideo: video,
-        durationSeconds: video ? 5 + ((p.index * 7) % 170) : null,
-      },
-      hashtags: w.hashtags(p),
-      metrics: metricsObject(acc, q.metrics),
-    };
   }
 
   /** Sums per campaign, creator, platform, day and in total for the filters of `q` (cached). */
