@@ -105,7 +105,7 @@ export async function exportReportStep(
       reportId: task.reportId,
       rows: writer.rows,
       pages,
-      parts: files.length,
+      files: files.length,
     });
     return { status: 'done', task, outcome: { manifest: outcome('succeeded', null), top: writer.topRows() } };
   } catch (err: unknown) {

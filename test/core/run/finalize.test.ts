@@ -1,0 +1,208 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFsSink } from '#adapters/fs-sink';
+import { parseConfig } from '#core/config/load';
+import type { EmailMessage, Mailer } from '#core/email/types';
+import { silentLog } from '#core/log';
+import type { Manifest, ManifestReport } from '#core/manifest';
+import { finalizeRun, previousManifest } from '#core/run/finalize';
+import { planRun } from '#core/run/plan';
+import { runSchedule } from '#core/run/run';
+import type { Sink } from '#core/sink';
+import { pagedApi, postRows, postsConfig } from './fakes';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'finalize-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const CONFIG = parseConfig(`
+api: { baseUrl: http://127.0.0.1:1, credentialsSecret: s }
+email: { from: Reports <reports@example.com> }
+schedules:
+  - id: weekly
+    cron: "0 8 ? * MON *"
+    timezone: Europe/Berlin
+    window: previous-week
+    recipients: [team@example.com]
+    reports:
+      - { id: a, route: platforms/performance, metrics: [likes], summary: { kpis: [likes] } }
+      - { id: b, route: platforms/performance, metrics: [likes] }
+`);
+
+function report(id: string, status: 'succeeded' | 'failed', likes: number): ManifestReport {
+  return {
+    reportId: id,
+    route: 'platforms/performance',
+    status,
+    rowCount: 1,
+    pages: 1,
+    columns: [{ name: 'likes', type: 'int64' }],
+    totals: status === 'succeeded' ? { likes } : {},
+    error: status === 'failed' ? 'HTTP 500' : null,
+    files: [],
+  };
+}
+
+function recordingMailer(): Mailer & { sent: EmailMessage[] } {
+  const sent: EmailMessage[] = [];
+  return {
+    sent,
+    send: async (m) => {
+      sent.push(m);
+      return `id-${sent.length}`;
+    },
+  };
+}
+
+describe('planRun', () => {
+  it('computes the window in the schedule timezone and plans the asked reports only', () => {
+    const plan = planRun(
+      CONFIG,
+      { scheduleId: 'weekly', scheduledTime: '2026-11-23T07:00:00Z', reportIds: ['b'] },
+      { now: () => new Date(0), newRunId: () => 'r' },
+    );
+    expect(plan.window).toEqual({ start: '2026-11-16', end: '2026-11-22', timezone: 'Europe/Berlin' });
+    expect(plan.tasks.map((t) => t.reportId)).toEqual(['b']);
+  });
+
+  it('rejects an unknown report id with the ids that exist', () => {
+    expect(() =>
+      planRun(
+        CONFIG,
+        { scheduleId: 'weekly', scheduledTime: '2026-11-23T07:00:00Z', reportIds: ['x'] },
+        { now: () => new Date(), newRunId: () => 'r' },
+      ),
+    ).toThrow(/unknown report "x".*a, b/);
+  });
+});
+
+describe('finalizeRun', () => {
+  it('writes a partial manifest in plan order and mails the summary once', async () => {
+    const sink = createFsSink(dir);
+    const plan = planRun(
+      CONFIG,
+      { scheduleId: 'weekly', scheduledTime: '2026-11-23T07:00:00Z' },
+      { now: () => new Date('2026-11-23T07:00:00Z'), newRunId: () => 'run-1' },
+    );
+    const mailer = recordingMailer();
+    const result = await finalizeRun(
+      CONFIG,
+      plan,
+      [
+        { manifest: report('b', 'failed', 0), top: [] },
+        { manifest: report('a', 'succeeded', 5), top: [] },
+      ],
+      { sink, mailer, log: silentLog, now: () => new Date('2026-11-23T07:05:00Z') },
+    );
+    expect(result.manifestKey).toBe('exports/weekly/_manifests/dt=2026-11-22/manifest.json');
+    expect(result.manifest.status).toBe('partial');
+    expect(result.manifest.reports.map((r) => r.reportId)).toEqual(['a', 'b']);
+    expect(
+      JSON.parse(new TextDecoder().decode((await sink.getObject(result.manifestKey)) ?? new Uint8Array())),
+    ).toEqual(result.manifest);
+    expect(result.emailed).toBe(1);
+    expect(mailer.sent[0]?.subject).toMatch(/^PARTIAL: /);
+  });
+
+  it('sends nothing without a mailer', async () => {
+    const sink = createFsSink(dir);
+    const plan = planRun(
+      CONFIG,
+      { scheduleId: 'weekly', scheduledTime: '2026-11-23T07:00:00Z' },
+      { now: () => new Date(), newRunId: () => 'r' },
+    );
+    const result = await finalizeRun(
+      CONFIG,
+      plan,
+      [
+        { manifest: report('a', 'succeeded', 1), top: [] },
+        { manifest: report('b', 'succeeded', 1), top: [] },
+      ],
+      { sink, mailer: null, log: silentLog, now: () => new Date() },
+    );
+    expect(result.emailed).toBe(0);
+  });
+});
+
+describe('previousManifest', () => {
+  it('finds the latest manifest of the schedule before this window end, skipping unreadable ones', async () => {
+    const sink = createFsSink(dir);
+    const manifest = (end: string): Manifest => ({
+      manifestVersion: 1,
+      scheduleId: 'weekly',
+      runId: end,
+      scheduledTime: 't',
+      window: { start: end, end, timezone: 'UTC' },
+      startedAt: 's',
+      finishedAt: 'f',
+      status: 'succeeded',
+      reports: [],
+    });
+    for (const end of ['2026-11-08', '2026-11-15', '2026-11-22', '2026-11-29']) {
+      await sink.putObject(
+        `exports/weekly/_manifests/dt=${end}/manifest.json`,
+        JSON.stringify(manifest(end)),
+        'application/json',
+      );
+    }
+    expect((await previousManifest(sink, 'exports/', 'weekly', '2026-11-22'))?.runId).toBe('2026-11-15');
+    expect(await previousManifest(sink, 'exports/', 'weekly', '2026-11-08')).toBeNull();
+    await sink.putObject(
+      'exports/weekly/_manifests/dt=2026-11-21/manifest.json',
+      '{not json',
+      'application/json',
+    );
+    expect(await previousManifest(sink, 'exports/', 'weekly', '2026-11-22')).toBeNull();
+  });
+});
+
+describe('runSchedule', () => {
+  it("writes each folder's parts before its _SUCCESS and the manifest after everything", async () => {
+    const real = createFsSink(dir);
+    const order: string[] = [];
+    const sink: Sink = {
+      ...real,
+      openWriter(key, type) {
+        const w = real.openWriter(key, type);
+        return {
+          ...w,
+          close: async () => {
+            order.push(key);
+            return w.close();
+          },
+        };
+      },
+      async putObject(key, body, type) {
+        order.push(key);
+        return real.putObject(key, body, type);
+      },
+    };
+    await runSchedule(
+      postsConfig(),
+      { scheduleId: 'daily', scheduledTime: '2026-11-23T08:00:00Z' },
+      {
+        api: pagedApi(postRows(2500), 400),
+        sink,
+        mailer: null,
+        log: silentLog,
+        now: () => new Date(),
+        newRunId: () => 'r',
+        tuning: { rowGroupRows: 300 },
+      },
+    );
+    expect(order.at(-1)).toBe('exports/daily/_manifests/dt=2026-11-22/manifest.json');
+    for (const format of ['parquet', 'csv']) {
+      const folder = `exports/daily/posts/${format}/dt=2026-11-22/`;
+      const success = order.indexOf(`${folder}_SUCCESS`);
+      const parts = order.filter((k) => k.startsWith(`${folder}part-`));
+      expect(parts).toHaveLength(3);
+      for (const p of parts) expect(order.indexOf(p)).toBeLessThan(success);
+    }
+  });
+});
