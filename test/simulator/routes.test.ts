@@ -239,6 +239,40 @@ describe('validation errors on data routes', () => {
     }
   });
 
+  it('rejects an unknown platform, contentType or dateBasis and accepts performance_date', async () => {
+    expect((await call('platforms/performance', { ...WINDOW, metrics: M, platform: 'myspace' })).status).toBe(
+      400,
+    );
+    expect(
+      (await call('platforms/performance', { ...WINDOW, metrics: M, contentType: 'tiktok_reel' })).status,
+    ).toBe(400);
+    expect((await call('platforms/performance', { ...WINDOW, metrics: M, dateBasis: 'today' })).status).toBe(
+      400,
+    );
+    expect(
+      (await call('platforms/performance', { ...WINDOW, metrics: M, dateBasis: 'performance_date' })).status,
+    ).toBe(200);
+  });
+
+  it('narrows the allowlist by contentType: story navigation only on stories', async () => {
+    const stories = sim.truth.validMetrics('posts/performance', { contentType: 'instagram_story' });
+    const reels = sim.truth.validMetrics('posts/performance', { contentType: 'instagram_reel' });
+    expect(stories).toContain('navigationTapForward');
+    expect(reels).not.toContain('navigationTapForward');
+    expect(reels).toContain('crosspostedViews');
+    const r = await call('posts/performance', {
+      ...WINDOW,
+      metrics: ['navigationTapExit'],
+      contentType: 'youtube_video',
+    });
+    expect(r.status).toBe(400);
+  });
+
+  it('sends no CORS headers', async () => {
+    const r = await call('campaigns', {});
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('rejects a bad limit', async () => {
     expect((await call('campaigns', { limit: 0 })).status).toBe(400);
     expect((await call('campaigns', { limit: 'ten' })).status).toBe(400);
