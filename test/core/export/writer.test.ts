@@ -126,6 +126,22 @@ describe('ReportWriter', () => {
     });
   });
 
+  it('dictionary-encodes a low-cardinality string column and compresses with Snappy', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      postId: `post-${i}-${(i * 7919).toString(36)}`,
+      platform: ['instagram', 'tiktok', 'youtube'][i % 3],
+      metrics: { likes: i },
+    }));
+    const { files } = await writeAll(rows, { rowGroupRows: 2000 });
+    const path = join(dir, files.find((f) => f.format === 'parquet')?.key ?? '');
+    const meta = await duckQuery(
+      `SELECT path_in_schema AS col, encodings, compression FROM parquet_metadata(${lit(path)}) ORDER BY column_id`,
+    );
+    const platform = meta.find((m) => m.col === 'platform');
+    expect(String(platform?.encodings)).toMatch(/DICTIONARY/);
+    expect(meta.every((m) => m.compression === 'SNAPPY')).toBe(true);
+  });
+
   it('rolls to a new part at maxRowsPerPart, each part holding at most that many rows', async () => {
     const rows = Array.from({ length: 10 }, (_, i) => ({ postId: `p${i}`, metrics: { likes: i } }));
     const { files } = await writeAll(rows, { maxRowsPerPart: 4, rowGroupRows: 3 });
