@@ -141,6 +141,26 @@ describe('report-exporter CLI', () => {
     expect(r.stdout).toContain('s3://cli-bucket/exports/daily/_manifests/dt=2026-11-22/manifest.json');
   });
 
+  it('reads an --at without offset in the schedule timezone', async () => {
+    // 23:30 on the 23rd in Tokyo (as UTC it would already be the 24th there)
+    const r = await cli([
+      'run',
+      '--schedule',
+      'daily',
+      '--report',
+      'platforms',
+      '--at',
+      '2026-11-23T23:30',
+      '--out',
+      'local-at',
+      '--no-email',
+      '-c',
+      configPath,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('daily 2026-11-22..2026-11-22: succeeded');
+  });
+
   it('exits 1 when a report fails, still writing the others, with the server-named valid metrics in the reason', async () => {
     const r = await cli([
       'run',

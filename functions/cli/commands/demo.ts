@@ -31,6 +31,7 @@ function latestOccurrence(cron: string, timezone: string, now: Date): string {
 export interface DemoResult {
   readonly manifests: Manifest[];
   readonly outDir: string;
+  readonly prefix: string;
 }
 
 /** Runs the demo into `outDir`; used by the command and by its end-to-end test. */
@@ -58,7 +59,7 @@ export async function runDemo(outDir: string, now = new Date()): Promise<DemoRes
       const at = latestOccurrence(schedule.cron, schedule.timezone, now);
       manifests.push(...(await runAll({ config, sink, mailer, log, api }, schedule.id, [at], [])));
     }
-    return { manifests, outDir: resolve(outDir) };
+    return { manifests, outDir: resolve(outDir), prefix: config.output.prefix };
   } finally {
     await sim.close();
   }
@@ -82,9 +83,9 @@ export function registerDemo(program: Command): void {
     .description('run the example config against the built-in simulator into a folder (no AWS, no network)')
     .option('--out <dir>', 'output folder', 'out')
     .action(async (opts: { out: string }) => {
-      const { manifests, outDir } = await runDemo(opts.out);
+      const { manifests, outDir, prefix } = await runDemo(opts.out);
       const sink = createFsSink(outDir);
-      reportManifests(manifests, sink, 'exports/');
+      reportManifests(manifests, sink, prefix);
       const keys = await sink.list('');
       const shown = (k: string) => relative(process.cwd(), join(outDir, k)) || k;
       process.stdout.write(`\nWritten under ${shown('') || '.'}/ :\n`);

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Command, Option } from 'commander';
+import { DateTime } from 'luxon';
 import { type CliLog, createCliLog } from '#adapters/cli-log';
 import { createCredentialsProvider } from '#adapters/credentials';
 import { createFsSink } from '#adapters/fs-sink';
@@ -72,17 +73,20 @@ export function mailerFor(opts: OutputOptions): Mailer | null {
   return opts.email === false ? null : createSesMailer();
 }
 
-/** Parses `--at` (default now); a bad value is a usage error. */
-export function parseAt(at: string | undefined, now: Date): string {
+/**
+ * Parses `--at` (default now). A time without an offset is read in the schedule's timezone, so
+ * `--at 2026-11-23T08:00` means 08:00 where the schedule runs. A bad value is a usage error.
+ */
+export function parseAt(at: string | undefined, now: Date, timezone = 'UTC'): string {
   if (at === undefined) return now.toISOString();
-  const t = new Date(at);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(at) || Number.isNaN(t.getTime())) {
+  const t = DateTime.fromISO(at, { zone: timezone, setZone: true });
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(at) || !t.isValid) {
     throw new ExporterError(
       'USAGE',
       `--at "${at}" is not an ISO-8601 time such as 2026-11-23T08:00:00+01:00`,
     );
   }
-  return t.toISOString();
+  return t.toUTC().toISO() ?? now.toISOString();
 }
 
 export interface RunContext {
@@ -162,8 +166,8 @@ export function registerRun(program: Command): void {
   ).action(async (opts: OutputOptions & { schedule: string; at?: string; report: string[] }) => {
     const sink = sinkFor(opts);
     const mailer = mailerFor(opts);
-    const at = parseAt(opts.at, new Date());
     const config = await loadConfig(opts.config);
+    const at = parseAt(opts.at, new Date(), findSchedule(config, opts.schedule).timezone);
     const log = createCliLog();
     const manifests = await runAll(
       { config, sink, mailer, log, api: realApi },
