@@ -43,7 +43,9 @@ export function createFsSink(root: string): Sink {
       }
     },
     async list(prefix) {
-      const files = await walk(base);
+      // Walk only below the prefix's folder, not the whole output tree.
+      const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+      const files = await walk(folder === '' ? base : pathOf(folder));
       return files
         .map((p) => relative(base, p).split(sep).join('/'))
         .filter((k) => k.startsWith(prefix) && !k.split('/').pop()?.includes(TEMP_MARK))
