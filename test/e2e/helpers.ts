@@ -63,7 +63,7 @@ export function truthRows(sim: Simulator, report: ReportConfig, window: Window):
     ...(f.dateBasis !== undefined ? { dateBasis: f.dateBasis } : {}),
     ...(f.instanceIds ? { instanceIds: [...f.instanceIds] } : {}),
     ...(f.campaignIds ? { campaignIds: [...f.campaignIds] } : {}),
-}) as TruthRow[];
+  }) as TruthRow[];
 }
 
 const DUCK_TYPES = {
