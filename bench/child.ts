@@ -1,0 +1,117 @@
+/**
+ * Benchmark exporter child. Runs in its own process so its wall time, CPU and peak RSS are its own
+ * (the simulator runs in another child). Argument: one JSON object (see `Job`). Prints one JSON line:
+ * `{wallMs, cpuMs, maxRssMiB, rows, pages}`; wall and CPU start after module loading, peak RSS is the
+ * whole process's (`process.resourceUsage().maxRSS`).
+ *
+ * - `export`: `exportReportStep` for every task in parallel on one API client (Parquet + CSV, local
+ *   sink), exactly as `runSchedule` exports a run's reports.
+ * - `fetch`: the same pages through the same client and concurrency, parsed and discarded.
+ */
+import { createFsSink } from '#adapters/fs-sink';
+import { createApiClient } from '#core/api/client';
+import { validateConfig } from '#core/config/load';
+import { silentLog } from '#core/log';
+import { exportReportStep } from '#core/run/export-step';
+import { reportRequest } from '#core/run/request';
+
+interface Job {
+  mode: 'export' | 'fetch';
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  concurrency: number;
+  pageSize: number;
+  metrics: string[];
+  /** One report per task, exported in parallel. */
+  tasks: { start: string; end: string }[];
+  outDir: string;
+  rowGroupRows?: number;
+}
+
+const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+
+const config = validateConfig({
+  api: {
+    baseUrl: job.baseUrl,
+    credentialsSecret: 'bench/unused',
+    pageSize: job.pageSize,
+    concurrency: job.concurrency,
+  },
+  output: { prefix: 'exports/', formats: ['parquet', 'csv'] },
+  schedules: [
+    {
+      id: 'bench',
+      cron: '0 8 * * ? *',
+      window: 'yesterday',
+      reports: job.tasks.map((_, i) => ({
+        id: `posts-${i}`,
+        route: 'posts/performance',
+        metrics: job.metrics,
+        summary: { kpis: ['likes'], topBy: 'likes', topN: 10 },
+      })),
+    },
+  ],
+});
+const schedule = config.schedules[0];
+if (!schedule) throw new Error('no schedule');
+
+const api = createApiClient({
+  baseUrl: job.baseUrl,
+  credentials: async () => ({ clientId: job.clientId, clientSecret: job.clientSecret }),
+  pageSize: job.pageSize,
+  concurrency: job.concurrency,
+});
+const sink = createFsSink(job.outDir);
+
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+let rows = 0;
+let pages = 0;
+const results = await Promise.all(
+  job.tasks.map(async (t, i) => {
+    const report = schedule.reports[i];
+    if (!report) throw new Error('no report');
+    const window = { start: t.start, end: t.end, timezone: 'UTC' };
+    if (job.mode === 'fetch') {
+      for await (const page of api.pages(reportRequest(report, window))) {
+        rows += page.rows.length;
+        pages += 1;
+      }
+      return 'done';
+    }
+    const task = {
+      runId: 'bench',
+      scheduleId: 'bench',
+      reportId: report.id,
+      scheduledTime: `${t.end}T08:00:00Z`,
+      window,
+    };
+    const result = await exportReportStep(config, task, null, {
+      api,
+      sink,
+      log: silentLog,
+      now: () => new Date(),
+      ...(job.rowGroupRows ? { tuning: { rowGroupRows: job.rowGroupRows } } : {}),
+    });
+    if (result.status !== 'done') throw new Error('export paused');
+    const m = result.outcome.manifest;
+    if (m.status !== 'succeeded') throw new Error(`export failed: ${m.error}`);
+    rows += m.rowCount;
+    pages += m.pages;
+    return m.status;
+  }),
+);
+const wallMs = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
+await api.close();
+process.stdout.write(
+  `${JSON.stringify({
+    wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    rows,
+    pages,
+    results,
+  })}\n`,
+);

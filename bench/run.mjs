@@ -1,0 +1,329 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench` — the exporter against its physical limit (fetching + parsing the pages) and a native
+ * peer (DuckDB), side by side in one run, on loopback against the simulator. Writes bench/RESULTS.md.
+ *
+ *   node bench/run.mjs                 full sizes (1M rows; ~15 min on 2 cores)
+ *   node bench/run.mjs --smoke         tiny sizes (< 60 s); also BENCH_SIZE=smoke
+ *   node bench/run.mjs --out FILE      write the results elsewhere (the smoke test does)
+ *   BENCH_RUNS=5                       runs per figure (default 3; every figure is the median)
+ *
+ * Every measured process is a separate child: the simulator (bench/sim.ts) in one, the exporter
+ * (bench/child.ts) in another, DuckDB (bench/duck.mjs) in a third, so each one's wall time, CPU and
+ * peak RSS are its own. The TypeScript children are bundled with esbuild first (as the Lambdas are),
+ * so no TypeScript compiler runs inside a measured process.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { lambdaFigures } from './lambda.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '..');
+const DATA = join(HERE, '.data');
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke') || process.env.BENCH_SIZE === 'smoke';
+const outArg = args.indexOf('--out');
+const OUT = outArg >= 0 ? resolve(args[outArg + 1]) : join(HERE, 'RESULTS.md');
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+/** Sizes. Rows = postsPerDay × DAYS; the I/O and CPU runs split the days over TASKS reports. */
+const DAYS = 8;
+const TASKS = 4;
+const S = smoke
+  ? { big: 8_000, small: 800, pageSize: 200, latencyMs: 100, heapMiB: 256 }
+  : { big: 1_000_000, small: 100_000, pageSize: 1000, latencyMs: 100, heapMiB: 921 };
+const CONCURRENCY = 4;
+const METRICS = [
+  'likes',
+  'comments',
+  'shares',
+  'clicks',
+  'views',
+  'impressions',
+  'saves',
+  'totalInteractions',
+  'engagementRate',
+  'reach',
+  'paidImpressions',
+  'paidAdSpend',
+];
+const FIRST_DAY = Date.UTC(2026, 9, 1);
+const day = (i) => new Date(FIRST_DAY + i * 86_400_000).toISOString().slice(0, 10);
+
+const log = (...a) =>
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${a.join(' ')}\n`);
+
+async function buildChildren() {
+  const banner = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
+  await build({
+    entryPoints: [join(HERE, 'child.ts'), join(HERE, 'sim.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outdir: join(DATA, 'bin'),
+    outExtension: { '.js': '.mjs' },
+    banner: { js: banner },
+    logLevel: 'warning',
+  });
+}
+
+/** Runs `node [flags] script arg`; resolves with its last stdout line parsed as JSON. */
+function runNode(script, arg, flags = [], { stdin = 'ignore', onLine } = {}) {
+  const child = spawn(process.execPath, [...flags, script, JSON.stringify(arg)], {
+    cwd: ROOT,
+    stdio: [stdin, 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (onLine && out.includes('\n')) onLine(out.split('\n')[0], child);
+  });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
+  const done = new Promise((res, rej) => {
+    child.on('error', rej);
+    child.on('exit', (code) => {
+      if (code !== 0) return rej(new Error(`${script} exited ${code}: ${err.slice(-2000)}`));
+      const line = out.trim().split('\n').pop() ?? '';
+      try {
+        res(JSON.parse(line));
+      } catch {
+        rej(new Error(`${script} printed no JSON: ${out.slice(-500)} ${err.slice(-500)}`));
+      }
+    });
+  });
+  return { child, done };
+}
+
+/** Starts a simulator child; resolves with its base URL and credentials and a stop function. */
+function startSim(postsPerDay, latencyMs) {
+  return new Promise((res, rej) => {
+    const { child, done } = runNode(join(DATA, 'bin', 'sim.mjs'), { postsPerDay, latencyMs }, [], {
+      stdin: 'pipe',
+      onLine: (line, c) => {
+        const info = JSON.parse(line);
+        res({
+          ...info,
+          stop: async () => {
+            c.stdin.end();
+            await done;
+          },
+        });
+      },
+    });
+    done.catch(rej);
+    child.on('exit', (code) => code !== 0 && rej(new Error(`simulator exited ${code}`)));
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+let outCount = 0;
+/** One exporter child run. */
+async function exporterRun(sim, mode, rows, tasks, flags = []) {
+  outCount += 1;
+  const outDir = join(DATA, 'out', `run-${outCount}`);
+  rmSync(outDir, { recursive: true, force: true });
+  const perTask = DAYS / tasks;
+  const job = {
+    mode,
+    baseUrl: sim.baseUrl,
+    clientId: sim.clientId,
+    clientSecret: sim.clientSecret,
+    concurrency: CONCURRENCY,
+    pageSize: S.pageSize,
+    metrics: METRICS,
+    tasks: Array.from({ length: tasks }, (_, i) => ({
+      start: day(i * perTask),
+      end: day((i + 1) * perTask - 1),
+    })),
+    outDir,
+  };
+  const r = await runNode(join(DATA, 'bin', 'child.mjs'), job, flags).done;
+  if (r.rows !== rows) throw new Error(`${mode}: expected ${rows} rows, got ${r.rows}`);
+  log(
+    `${mode} rows=${r.rows} tasks=${tasks} ${flags.join(' ')} wall=${(r.wallMs / 1000).toFixed(2)}s cpu=${(r.cpuMs / 1000).toFixed(2)}s rss=${r.maxRssMiB.toFixed(0)}MiB`,
+  );
+  return { ...r, outDir };
+}
+
+const stat = (runs) => ({
+  wallS: median(runs.map((r) => r.wallMs)) / 1000,
+  cpuS: median(runs.map((r) => r.cpuMs)) / 1000,
+  rssMiB: median(runs.map((r) => r.maxRssMiB)),
+  walls: runs.map((r) => r.wallMs / 1000),
+  rsss: runs.map((r) => r.maxRssMiB),
+  pages: runs[0]?.pages,
+});
+
+/** fetch+parse vs full export, alternating, RUNS of each, against one simulator. */
+async function pair(latencyMs) {
+  const sim = await startSim(S.big / DAYS, latencyMs);
+  const fetch = [];
+  const exp = [];
+  try {
+    for (let i = 0; i < RUNS; i += 1) {
+      fetch.push(await exporterRun(sim, 'fetch', S.big, TASKS));
+      const e = await exporterRun(sim, 'export', S.big, TASKS);
+      rmSync(e.outDir, { recursive: true, force: true });
+      exp.push(e);
+    }
+  } finally {
+    await sim.stop();
+  }
+  return { fetch: stat(fetch), export: stat(exp) };
+}
+
+/** Single-report exports (one Lambda invocation's worth) for peak RSS. */
+async function memory(rows, flags, keepLast = false) {
+  const sim = await startSim(rows / DAYS, 0);
+  const runs = [];
+  try {
+    for (let i = 0; i < RUNS; i += 1) {
+      const r = await exporterRun(sim, 'export', rows, 1, flags);
+      if (!(keepLast && i === RUNS - 1)) rmSync(r.outDir, { recursive: true, force: true });
+      runs.push(r);
+    }
+  } finally {
+    await sim.stop();
+  }
+  return { ...stat(runs), outDir: runs.at(-1)?.outDir };
+}
+
+async function duck(outDir) {
+  const glob = join(outDir, 'exports', 'bench', 'posts-0', 'parquet', '*', '*.parquet');
+  const r = await runNode(join(HERE, 'duck.mjs'), {
+    parquetGlob: glob,
+    outFile: join(DATA, 'duck.parquet'),
+    runs: RUNS,
+  }).done;
+  log(
+    `duckdb COPY rows=${r.rows} threads=${r.threads} walls=${r.runs.map((x) => x.wallMs.toFixed(0)).join(',')}ms`,
+  );
+  return {
+    rows: r.rows,
+    threads: r.threads,
+    wallS: median(r.runs.map((x) => x.wallMs)) / 1000,
+    cpuS: median(r.runs.map((x) => x.cpuMs)) / 1000,
+  };
+}
+
+const f1 = (x) => x.toFixed(1);
+const f2 = (x) => x.toFixed(2);
+const mib = (x) => `${Math.round(x)} MiB`;
+const ok = (met) => (met ? 'met' : '**missed**');
+const fmtRows = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
+
+async function main() {
+  const started = Date.now();
+  mkdirSync(DATA, { recursive: true });
+  const load0 = os.loadavg();
+  log(`${smoke ? 'smoke' : 'full'} bench, ${RUNS} runs per figure, load ${load0.map(f2).join(' ')}`);
+  await buildChildren();
+
+  log('I/O-bound pair (latency', S.latencyMs, 'ms)');
+  const io = await pair(S.latencyMs);
+  log('CPU-bound pair (no latency)');
+  const cpu = await pair(0);
+  log('memory: single report');
+  const memSmall = await memory(S.small, []);
+  const memBig = await memory(S.big, [], true);
+  const memCapped = await memory(S.big, [`--max-old-space-size=${S.heapMiB}`]);
+  log('duckdb');
+  const dk = await duck(memBig.outDir);
+  rmSync(memBig.outDir, { recursive: true, force: true });
+  log('lambda bundles');
+  const lambda = await lambdaFigures({ root: ROOT, outDir: join(DATA, 'lambda'), runs: Math.max(RUNS, 5) });
+  const load1 = os.loadavg();
+
+  const ioRatio = io.export.wallS / io.fetch.wallS;
+  const writeS = cpu.export.wallS - cpu.fetch.wallS;
+  const cpuRatio = writeS / dk.wallS;
+  const writeCpuS = cpu.export.cpuS - cpu.fetch.cpuS;
+  const growth = memBig.rssMiB / memSmall.rssMiB - 1;
+  const big = fmtRows(S.big);
+  const small = fmtRows(S.small);
+  const cpus = os.cpus();
+
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Produced by \`npm run bench${smoke ? ' -- --smoke' : ''}\` (bench/run.mjs) on ${new Date().toISOString()}${smoke ? ' — **SMOKE SIZES: these figures say nothing about speed**' : ''}.`,
+    '',
+    '| machine | |',
+    '|---|---|',
+    `| CPU | ${cpus[0]?.model ?? 'unknown'}, ${cpus.length} cores |`,
+    `| memory | ${f1(os.totalmem() / 2 ** 30)} GiB |`,
+    `| Node | ${process.version} (${process.platform}-${process.arch}) |`,
+    `| load average (1/5/15 min) at start | ${load0.map(f2).join(' / ')} |`,
+    `| load average at end | ${load1.map(f2).join(' / ')} |`,
+    `| bench wall time | ${f1((Date.now() - started) / 60_000)} min |`,
+    `| runs per figure | ${RUNS} (each figure is the median) |`,
+    '',
+    `Workload: \`posts/performance\`, ${METRICS.length} metrics (${METRICS.join(', ')}), ${DAYS} days of simulated posts, page size ${S.pageSize}, \`api.concurrency\` ${CONCURRENCY}; ${S.big.toLocaleString('en')} rows = ${io.fetch.pages} pages. Output: Parquet (Snappy) + CSV to the local-folder sink. The I/O and CPU rows export ${TASKS} reports of ${fmtRows(S.big / TASKS)} rows in parallel on one API client (cursor paging is sequential within a report, so concurrency 4 means 4 reports, as in a scheduled run); the memory rows export one report (one Lambda invocation's work).`,
+    '',
+    '## Summary',
+    '',
+    '| figure | value | goal | |',
+    '|---|---|---|---|',
+    `| I/O-bound: export ÷ fetch+parse, wall (${S.latencyMs} ms a page) | ${f2(ioRatio)} | ≤ 1.10 | ${ok(ioRatio <= 1.1)} |`,
+    `| CPU-bound: (export − fetch+parse) ÷ DuckDB COPY, wall | ${f2(cpuRatio)} | ≤ 1.0 | ${ok(cpuRatio <= 1)} |`,
+    `| Memory: peak RSS ${big} vs ${small} rows (default heap) | ${mib(memBig.rssMiB)} vs ${mib(memSmall.rssMiB)} (${growth >= 0 ? '+' : ''}${f1(growth * 100)} %) | within 10 %, ≤ 512 MiB | ${ok(growth <= 0.1 && memBig.rssMiB <= 512)} |`,
+    `| Memory: peak RSS ${big} rows, --max-old-space-size=${S.heapMiB} | ${mib(memCapped.rssMiB)} | ≤ 512 MiB | ${ok(memCapped.rssMiB <= 512)} |`,
+    ...lambda.summary.map((l) => `| ${l.label} | ${l.value} | ${l.goal} | ${ok(l.met)} |`),
+    '',
+    '## I/O-bound (simulator latency per page)',
+    '',
+    '| | wall s (median) | runs | exporter CPU s | peak RSS |',
+    '|---|---|---|---|---|',
+    `| fetch+parse, rows discarded | ${f2(io.fetch.wallS)} | ${io.fetch.walls.map(f1).join(', ')} | ${f2(io.fetch.cpuS)} | ${mib(io.fetch.rssMiB)} |`,
+    `| full export (Parquet + CSV) | ${f2(io.export.wallS)} | ${io.export.walls.map(f1).join(', ')} | ${f2(io.export.cpuS)} | ${mib(io.export.rssMiB)} |`,
+    `| **ratio export ÷ fetch+parse** | **${f2(ioRatio)}** | | | |`,
+    '',
+    '## CPU-bound (no latency)',
+    '',
+    '| | wall s (median) | runs | exporter CPU s | peak RSS |',
+    '|---|---|---|---|---|',
+    `| fetch+parse, rows discarded | ${f2(cpu.fetch.wallS)} | ${cpu.fetch.walls.map(f1).join(', ')} | ${f2(cpu.fetch.cpuS)} | ${mib(cpu.fetch.rssMiB)} |`,
+    `| full export (Parquet + CSV) | ${f2(cpu.export.wallS)} | ${cpu.export.walls.map(f1).join(', ')} | ${f2(cpu.export.cpuS)} | ${mib(cpu.export.rssMiB)} |`,
+    `| write cost = export − fetch+parse | ${f2(writeS)} | | ${f2(writeCpuS)} | |`,
+    `| DuckDB \`COPY t TO … (FORMAT parquet, COMPRESSION snappy)\`, ${dk.rows.toLocaleString('en')} rows, ${dk.threads} threads | ${f2(dk.wallS)} | | ${f2(dk.cpuS)} (all threads) | |`,
+    `| **ratio write cost ÷ DuckDB, wall** | **${f2(cpuRatio)}** | | CPU: ${f2(writeCpuS / dk.cpuS)} | |`,
+    '',
+    'DuckDB timing: the rows the exporter wrote (its Parquet part of the single-report run, same columns and types) are loaded into an in-memory DuckDB table first, untimed; only the `COPY` to a Snappy Parquet file is timed, in a separate process. Our write cost includes everything the exporter adds to fetching: flattening, type inference, totals, top N, CSV and Parquet encoding, file output.',
+    '',
+    '## Memory (one report, exported alone)',
+    '',
+    '| rows | node flags | peak RSS (median) | runs | wall s | CPU s |',
+    '|---|---|---|---|---|---|',
+    `| ${small} | (default) | ${mib(memSmall.rssMiB)} | ${memSmall.rsss.map(Math.round).join(', ')} | ${f2(memSmall.wallS)} | ${f2(memSmall.cpuS)} |`,
+    `| ${big} | (default) | ${mib(memBig.rssMiB)} | ${memBig.rsss.map(Math.round).join(', ')} | ${f2(memBig.wallS)} | ${f2(memBig.cpuS)} |`,
+    `| ${big} | --max-old-space-size=${S.heapMiB} | ${mib(memCapped.rssMiB)} | ${memCapped.rsss.map(Math.round).join(', ')} | ${f2(memCapped.wallS)} | ${f2(memCapped.cpuS)} |`,
+    '',
+    `Peak RSS is \`process.resourceUsage().maxRSS\` of the exporter child (whole process, module loading included). Throughput of the single-report ${big} run: ${Math.round(S.big / memBig.wallS).toLocaleString('en')} rows/s.`,
+    '',
+    '## Lambda bundles',
+    '',
+    ...lambda.table,
+    '',
+  ];
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, `${lines.join('\n')}\n`);
+  log(`wrote ${OUT} in ${f1((Date.now() - started) / 1000)} s`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+/**
+ * The benchmark's smoke mode (`node bench/run.mjs --smoke`): tiny sizes, the real children (simulator,
+ * exporter, DuckDB, Lambda bundles) on loopback. Asserts the RESULTS format has every figure — never
+ * how fast anything was (speed lives in bench/RESULTS.md, not in tests).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const NUMBER = String.raw`\d+(\.\d+)?`;
+
+describe('bench smoke mode', () => {
+  let dir = '';
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes a RESULTS file with every figure filled in', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
+    const out = join(dir, 'RESULTS.md');
+    await run(process.execPath, ['bench/run.mjs', '--smoke', '--out', out], {
+      env: { ...process.env, BENCH_RUNS: '3' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const text = await readFile(out, 'utf8');
+
+    for (const heading of ['## Summary', '## I/O-bound', '## CPU-bound', '## Memory', '## Lambda bundles'])
+      expect(text).toContain(heading);
+    for (const field of [
+      '| CPU |',
+      '| Node | v',
+      '| load average (1/5/15 min) at start |',
+      'runs per figure | 3',
+    ])
+      expect(text).toContain(field);
+
+    const summaryRow = (label: string) =>
+      new RegExp(`^\\| ${label}[^|]*\\| [^|]*${NUMBER}[^|]*\\| [^|]+\\| (met|\\*\\*missed\\*\\*) \\|$`, 'm');
+    expect(text).toMatch(summaryRow('I/O-bound: export ÷ fetch\\+parse'));
+    expect(text).toMatch(summaryRow('CPU-bound: \\(export − fetch\\+parse\\) ÷ DuckDB'));
+    expect(text).toMatch(summaryRow('Memory: peak RSS 8k vs 800 rows'));
+    expect(text).toMatch(summaryRow('Memory: peak RSS 8k rows, --max-old-space-size='));
+    expect(text).toMatch(summaryRow('Lambda: export[^|]*bundle, SDK external'));
+    expect(text).toMatch(summaryRow('Lambda: export[^|]*bundle, SDK bundled'));
+    expect(text).toMatch(summaryRow('Lambda: slowest cold init, SDK external'));
+    expect(text).toMatch(summaryRow('Lambda: slowest cold init, SDK bundled'));
+
+    // each measured row carries a median and its three runs
+    for (const label of ['fetch\\+parse, rows discarded', 'full export \\(Parquet \\+ CSV\\)'])
+      expect(
+        text.match(new RegExp(`^\\| ${label} \\| ${NUMBER} \\| ${NUMBER}, ${NUMBER}, ${NUMBER} \\|`, 'gm')),
+      ).toHaveLength(2);
+    expect(text).toMatch(new RegExp(`^\\| DuckDB \`COPY t TO[^|]*8,000 rows[^|]*\\| ${NUMBER} \\|`, 'm'));
+    expect(text.match(/^\| (800|8k) \| [^|]+ \| \d+ MiB \| \d+, \d+, \d+ \|/gm)).toHaveLength(3);
+    expect(text).toMatch(/^\| export[^|]* \| external \(runtime SDK\) \| \d+ KiB \| \d+ \|/m);
+    expect(text).toMatch(/^\| export[^|]* \| bundled \| \d+ KiB \| \d+ \|/m);
+  }, 180_000);
+});
