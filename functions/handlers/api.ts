@@ -1,0 +1,38 @@
+/**
+ * The Export handler's API client, one per container: credentials from the Secrets Manager secret the
+ * config names (cached per container with a TTL by the credentials adapter), retries counted for the
+ * `retries` metric.
+ */
+import { createCredentialsProvider } from '#adapters/credentials';
+import { createApiClient } from '#core/api/client';
+import type { ReportingApi } from '#core/api/types';
+import type { Config } from '#core/config/schema';
+import { log } from './wiring';
+
+/** API retries seen by this container's client; the Export handler reports the difference per call. */
+export const apiCounters = { retries: 0 };
+
+let api: ReportingApi | undefined;
+/**
+ * The container's API client. Several Export Lambdas run at once (the Map's `maxConcurrency`, env
+ * `MAP_CONCURRENCY`), so each gets its share of `api.concurrency`, keeping a run within that bound.
+ */
+export function apiClient(cfg: Config): ReportingApi {
+  const share = Math.max(1, Math.floor(cfg.api.concurrency / Number(process.env.MAP_CONCURRENCY ?? '1')));
+  api ??= createApiClient({
+    baseUrl: cfg.api.baseUrl,
+    credentials: createCredentialsProvider({ secretId: cfg.api.credentialsSecret, log }),
+    arrayFormat: cfg.api.arrayFormat,
+    pageSize: cfg.api.pageSize,
+    concurrency: share,
+    timeoutMs: cfg.api.timeoutSeconds * 1000,
+    maxRetries: cfg.api.maxRetries,
+    log,
+    events: {
+      onRetry: () => {
+        apiCounters.retries += 1;
+      },
+    },
+  });
+  return api;
+}

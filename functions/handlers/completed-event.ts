@@ -1,0 +1,53 @@
+/**
+ * The `Report Export Completed` event on EventBridge, for downstream jobs: its detail names the
+ * manifest's location and the run's status (nothing else is needed to find every file of the run).
+ * The client is created once per container; endpoint and region follow the SDK's own chain.
+ */
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import type { Manifest } from '#core/manifest';
+
+export const EVENT_SOURCE = 'report-exporter';
+export const EVENT_DETAIL_TYPE = 'Report Export Completed';
+
+export interface CompletedDetail {
+  readonly scheduleId: string;
+  readonly runId: string;
+  readonly status: Manifest['status'];
+  readonly window: Manifest['window'];
+  readonly manifest: { readonly bucket: string; readonly key: string; readonly uri: string };
+  readonly reports: { readonly succeeded: number; readonly failed: number };
+}
+
+export function completedDetail(manifest: Manifest, bucket: string, key: string): CompletedDetail {
+  const failed = manifest.reports.filter((r) => r.status === 'failed').length;
+  return {
+    scheduleId: manifest.scheduleId,
+    runId: manifest.runId,
+    status: manifest.status,
+    window: manifest.window,
+    manifest: { bucket, key, uri: `s3://${bucket}/${key}` },
+    reports: { succeeded: manifest.reports.length - failed, failed },
+  };
+}
+
+let client: EventBridgeClient | undefined;
+
+/** Puts the event on the bus named by `EVENT_BUS_NAME` (default bus when unset). */
+export async function publishCompleted(detail: CompletedDetail): Promise<void> {
+  client ??= new EventBridgeClient({});
+  const out = await client.send(
+    new PutEventsCommand({
+      Entries: [
+        {
+          Source: EVENT_SOURCE,
+          DetailType: EVENT_DETAIL_TYPE,
+          Detail: JSON.stringify(detail),
+          EventBusName: process.env.EVENT_BUS_NAME || 'default',
+        },
+      ],
+    }),
+  );
+  if (out.FailedEntryCount) {
+    throw new Error(`EventBridge refused the completion event: ${out.Entries?.[0]?.ErrorCode ?? 'unknown'}`);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * What every Lambda handler shares, created once per container (module scope): the config, the
+ * Powertools logger and metrics. The outside world (sink, API client, mailer) is in `./io`, so the
+ * Plan bundle does not carry the HTTP and S3 code. The CLI wires the same core in `cli/commands/run.ts`.
+ *
+ * The config is embedded in the bundle at synth time: esbuild `define` replaces
+ * `__REPORT_EXPORTER_CONFIG__` with the validated config as base64 JSON (it holds the secret's *name*,
+ * never a value). It is parsed again at cold start for its types and defaults. Run from source (the
+ * handler tests), the same global is set on `globalThis` before the handlers are called.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { type Config, ConfigSchema } from '#core/config/schema';
+import type { Log, LogFields } from '#core/log';
+
+/** Replaced by esbuild `define` in the deployed bundle; a `globalThis` property when run from source. */
+declare const __REPORT_EXPORTER_CONFIG__: string | undefined;
+
+/** The parts of the Lambda context the handlers use. */
+export interface LambdaContext {
+  getRemainingTimeInMillis(): number;
+  readonly awsRequestId?: string;
+}
+
+export const SERVICE = 'report-exporter';
+export const logger = new Logger({ serviceName: SERVICE });
+export const metrics = new Metrics({ namespace: 'ReportExporter', serviceName: SERVICE });
+export { MetricUnit };
+
+/** The core's narrow Log interface on the Powertools logger (structured JSON, secret-free fields). */
+export const log: Log = {
+  debug: (message: string, fields?: LogFields) => logger.debug(message, { ...fields }),
+  info: (message: string, fields?: LogFields) => logger.info(message, { ...fields }),
+  warn: (message: string, fields?: LogFields) => logger.warn(message, { ...fields }),
+  error: (message: string, fields?: LogFields) => logger.error(message, { ...fields }),
+};
+
+let config: Config | undefined;
+
+/** The embedded config (validated at synth; parsed once per container). */
+export function runtimeConfig(): Config {
+  if (config) return config;
+  if (typeof __REPORT_EXPORTER_CONFIG__ !== 'string') {
+    throw new Error('no embedded config: deploy the handlers with the CDK app (infra/), which embeds it');
+  }
+  const json: unknown = JSON.parse(Buffer.from(__REPORT_EXPORTER_CONFIG__, 'base64').toString('utf8'));
+  config = ConfigSchema.parse(json);
+  return config;
+}
+
+/** The value of a required environment variable (bucket name and the like; never a secret). */
+export function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`environment variable ${name} is not set`);
+  return value;
+}

@@ -1,0 +1,43 @@
+/**
+ * Builds the CDK app for a validated config: the stack, and cdk-nag's AwsSolutions pack through the
+ * CDK `Validations` API, so an unacknowledged finding fails synthesis. Shared by `infra/app.ts` and
+ * the infra tests.
+ */
+import { App, type AppProps, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Config } from '#core/config/schema';
+import { ExporterStack } from './stacks/exporter-stack';
+
+export interface BuildAppOptions {
+  readonly config: Config;
+  /** An app already created (e.g. to read `-c config=` first). @default new App(appProps) */
+  readonly app?: App;
+  readonly appProps?: AppProps;
+  /** @default true */
+  readonly nag?: boolean;
+}
+
+/** Context keys read here (all optional): stackName, sesIdentity, mapConcurrency, glueDatabase. */
+export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterStack } {
+  const app = options.app ?? new App(options.appProps);
+  // Server access logs delivered under a bucket policy (not the legacy log-delivery ACL).
+  app.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
+  const ctx = (key: string): string | undefined => {
+    const v: unknown = app.node.tryGetContext(key);
+    return v === undefined || v === null || v === '' ? undefined : String(v);
+  };
+  const mapConcurrency = ctx('mapConcurrency');
+  const sesIdentity = ctx('sesIdentity');
+  const glueDatabaseName = ctx('glueDatabase');
+  const stack = new ExporterStack(app, ctx('stackName') ?? 'ReportExporter', {
+    config: options.config,
+    description:
+      'report-exporter: scheduled Reporting API v2 exports to S3 (CSV, Parquet) with a summary email',
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    ...(mapConcurrency ? { mapConcurrency: Number(mapConcurrency) } : {}),
+    ...(sesIdentity ? { sesIdentity } : {}),
+    ...(glueDatabaseName ? { glueDatabaseName } : {}),
+  });
+  if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack };
+}

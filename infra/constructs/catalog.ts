@@ -1,0 +1,94 @@
+/**
+ * A Glue database and, per report and format, an external table over the report's folder with
+ * partition projection on `dt` (the window end, `yyyy-MM-dd`), so Athena finds every partition
+ * without a crawler or `MSCK REPAIR`. `_SUCCESS` files are ignored by Athena (leading underscore).
+ */
+import { Stack } from 'aws-cdk-lib';
+import * as glue from 'aws-cdk-lib/aws-glue';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { Config } from '#core/config/schema';
+import { reportColumns, type TableFormat, tableName } from '../catalog-columns';
+
+export interface ExportCatalogProps {
+  readonly config: Config;
+  readonly bucket: s3.IBucket;
+  /** @default 'report_exporter' */
+  readonly databaseName?: string;
+  /** First partition date Athena considers. @default '2020-01-01' */
+  readonly projectionStart?: string;
+}
+
+const SERDES: Record<TableFormat, glue.CfnTable.StorageDescriptorProperty> = {
+  parquet: {
+    inputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat',
+    outputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat',
+    serdeInfo: { serializationLibrary: 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe' },
+  },
+  csv: {
+    inputFormat: 'org.apache.hadoop.mapred.TextInputFormat',
+    outputFormat: 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat',
+    serdeInfo: {
+      serializationLibrary: 'org.apache.hadoop.hive.serde2.OpenCSVSerde',
+      parameters: { separatorChar: ',', quoteChar: '"', escapeChar: '\\' },
+    },
+  },
+};
+
+export class ExportCatalog extends Construct {
+  readonly database: glue.CfnDatabase;
+  readonly databaseName: string;
+  readonly tables: readonly glue.CfnTable[];
+
+  constructor(scope: Construct, id: string, props: ExportCatalogProps) {
+    super(scope, id);
+    const account = Stack.of(this).account;
+    this.databaseName = props.databaseName ?? 'report_exporter';
+    this.database = new glue.CfnDatabase(this, 'Database', {
+      catalogId: account,
+      databaseInput: {
+        name: this.databaseName,
+        description: 'report-exporter: one table per report and format, partition projection on dt',
+      },
+    });
+    const { prefix, formats } = props.config.output;
+    const tables: glue.CfnTable[] = [];
+    for (const schedule of props.config.schedules) {
+      for (const report of schedule.reports) {
+        for (const format of formats) {
+          const folder = `s3://${props.bucket.bucketName}/${prefix}${schedule.id}/${report.id}/${format}/`;
+          const table = new glue.CfnTable(this, `${schedule.id}-${report.id}-${format}`, {
+            catalogId: account,
+            databaseName: this.databaseName,
+            tableInput: {
+              name: tableName(schedule.id, report.id, format),
+              description: `${schedule.id}/${report.id} (${report.route}) as ${format}`,
+              tableType: 'EXTERNAL_TABLE',
+              partitionKeys: [{ name: 'dt', type: 'string' }],
+              parameters: {
+                classification: format,
+                EXTERNAL: 'TRUE',
+                'projection.enabled': 'true',
+                'projection.dt.type': 'date',
+                'projection.dt.format': 'yyyy-MM-dd',
+                'projection.dt.range': `${props.projectionStart ?? '2020-01-01'},NOW`,
+                'projection.dt.interval': '1',
+                'projection.dt.interval.unit': 'DAYS',
+                'storage.location.template': `${folder}dt=\${dt}/`,
+                ...(format === 'csv' ? { 'skip.header.line.count': '1' } : {}),
+              },
+              storageDescriptor: {
+                ...SERDES[format],
+                location: folder,
+                columns: reportColumns(report, format),
+              },
+            },
+          });
+          table.addResourceDependency(this.database);
+          tables.push(table);
+        }
+      }
+    }
+    this.tables = tables;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The function defaults in one place: NodejsFunction bundled by the local esbuild (never Docker),
+ * Node 22 on arm64, ESM, minified with source maps, an explicit log group with retention, and an own
+ * role whose only built-in permission is writing to that log group (no AWSLambdaBasicExecutionRole).
+ */
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Clients the Node 22 Lambda runtime ships (AWS SDK v3): left out of the bundle. `@aws-sdk/lib-storage`
+ * and everything else is bundled, so the code runs on the versions it was tested with.
+ */
+export const RUNTIME_PROVIDED = [
+  '@aws-sdk/client-s3',
+  '@aws-sdk/client-secrets-manager',
+  '@aws-sdk/client-sesv2',
+  '@aws-sdk/client-eventbridge',
+];
+
+export interface ExporterFunctionProps {
+  /** Handler file under `functions/handlers/` (without extension), e.g. `export`. */
+  readonly handler: string;
+  readonly description: string;
+  /** The validated config, embedded in the bundle (it names the secret, never holds its value). */
+  readonly embeddedConfig: string;
+  /** @default Duration.seconds(30) */
+  readonly timeout?: Duration;
+  /** @default 256 */
+  readonly memorySize?: number;
+  readonly environment?: Readonly<Record<string, string>>;
+  /** @default logs.RetentionDays.ONE_MONTH */
+  readonly logRetention?: logs.RetentionDays;
+}
+
+export class ExporterFunction extends Construct {
+  readonly function: nodejs.NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ExporterFunctionProps) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `${props.description} (log group write only, plus its grants)`,
+    });
+    this.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+    this.function = new nodejs.NodejsFunction(this, 'Function', {
+      entry: `${PROJECT_ROOT}functions/handlers/${props.handler}.ts`,
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? 256,
+      timeout: props.timeout ?? Duration.seconds(30),
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'report-exporter',
+        POWERTOOLS_METRICS_NAMESPACE: 'ReportExporter',
+        ...props.environment,
+      },
+      bundling: {
+        forceDockerBundling: false,
+        format: nodejs.OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        mainFields: ['module', 'main'],
+        externalModules: RUNTIME_PROVIDED,
+        // CommonJS dependencies (undici) call require() for built-ins; ESM output needs one.
+        banner: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
+        define: { __REPORT_EXPORTER_CONFIG__: JSON.stringify(props.embeddedConfig) },
+      },
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is the runtime the product is built and tested for (CONTRACT: Lambdas run Node 22); moving to 24 is a deliberate upgrade, not a drift to follow automatically',
+    });
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The three Lambdas of a run — Plan, Export, Finalize — and least privilege beside them: Export reads
+ * the one secret and writes/deletes/lists under the export prefix only; Finalize reads and writes under
+ * the prefix (previous manifest, CSV attachments, the manifest), sends as the one SES identity and
+ * puts events on the one bus. Plan needs nothing but its log group.
+ */
+import { Arn, Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { ExporterFunction } from './exporter-function';
+
+export interface ExportFunctionsProps {
+  readonly embeddedConfig: string;
+  readonly bucket: s3.IBucket;
+  /** `output.prefix` of the config ('' or ending in '/'). */
+  readonly prefix: string;
+  readonly secret: secretsmanager.ISecret;
+  /** The SES identity the summary is sent as (address or domain); none = no email permission. */
+  readonly sesIdentity?: string;
+  /** @default 'default' */
+  readonly eventBusName?: string;
+  /** The Map's maxConcurrency: Export Lambdas split `api.concurrency` between them. */
+  readonly mapConcurrency: number;
+}
+
+export class ExportFunctions extends Construct {
+  readonly plan: lambda.IFunction;
+  readonly export: lambda.IFunction;
+  readonly finalize: lambda.IFunction;
+  readonly all: readonly ExporterFunction[];
+
+  constructor(scope: Construct, id: string, props: ExportFunctionsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const bucketName = props.bucket.bucketName;
+    const eventBusName = props.eventBusName ?? 'default';
+    const common = { embeddedConfig: props.embeddedConfig };
+
+    const plan = new ExporterFunction(this, 'Plan', {
+      ...common,
+      handler: 'plan',
+      description: 'report-exporter: plan a run (window + report tasks)',
+    });
+    const exporter = new ExporterFunction(this, 'Export', {
+      ...common,
+      handler: 'export',
+      description: 'report-exporter: export one report (continues from a checkpoint)',
+      timeout: Duration.minutes(15),
+      memorySize: 1024,
+      environment: { BUCKET_NAME: bucketName, MAP_CONCURRENCY: String(props.mapConcurrency) },
+    });
+    const finalize = new ExporterFunction(this, 'Finalize', {
+      ...common,
+      handler: 'finalize',
+      description: 'report-exporter: manifest, summary email, completion event',
+      timeout: Duration.minutes(5),
+      memorySize: 512,
+      environment: { BUCKET_NAME: bucketName, EVENT_BUS_NAME: eventBusName },
+    });
+
+    const objects = `${props.bucket.bucketArn}/${props.prefix}*`;
+    const list = new iam.PolicyStatement({
+      actions: ['s3:ListBucket'],
+      resources: [props.bucket.bucketArn],
+      conditions: { StringLike: { 's3:prefix': [`${props.prefix}*`] } },
+    });
+    props.secret.grantRead(exporter.role);
+    exporter.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        resources: [objects],
+      }),
+    );
+    exporter.role.addToPolicy(list);
+    finalize.role.addToPolicy(
+      new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [objects] }),
+    );
+    finalize.role.addToPolicy(list);
+    if (props.sesIdentity) {
+      finalize.role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+          resources: [
+            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: props.sesIdentity }),
+          ],
+        }),
+      );
+    }
+    finalize.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['events:PutEvents'],
+        resources: [
+          Arn.format({ service: 'events', resource: 'event-bus', resourceName: eventBusName }, stack),
+        ],
+      }),
+    );
+    for (const fn of [exporter, finalize]) {
+      Validations.of(fn.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${this.nagBucketArn(props.bucket)}/${props.prefix}*]`,
+        reason: `Object keys are computed per run (schedule/report/format/dt=window end/part-N); the grant is limited to the export prefix "${props.prefix}" of the one bucket`,
+      });
+    }
+    this.plan = plan.function;
+    this.export = exporter.function;
+    this.finalize = finalize.function;
+    this.all = [plan, exporter, finalize];
+  }
+
+  /** The bucket ARN as nag writes it: `<StorageExports1234.Arn>`, or an imported bucket's literal ARN. */
+  private nagBucketArn(bucket: s3.IBucket): string {
+    const child = bucket.node.defaultChild as { logicalId?: string } | undefined;
+    if (child?.logicalId) return `<${Stack.of(this).resolve(child.logicalId)}.Arn>`;
+    return `arn:<AWS::Partition>:s3:::${bucket.bucketName}`;
+  }
+}
