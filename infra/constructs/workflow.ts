@@ -30,7 +30,8 @@ export class ExportWorkflow extends Construct {
 
   constructor(scope: Construct, id: string, props: ExportWorkflowProps) {
     super(scope, id);
-    const retry = { errors: ['Lambda.TooManyRequestsException', 'Lambda.ServiceException'] };
+    // Throttling of the Lambdas themselves (service errors are retried by LambdaInvoke already).
+    const retry = { errors: ['Lambda.TooManyRequestsException'] };
 
     const planTask = new tasks.LambdaInvoke(this, 'Plan', {
       lambdaFunction: props.plan,

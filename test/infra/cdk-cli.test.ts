@@ -1,0 +1,124 @@
+/**
+ * `cdk synth` as a command, offline and with no AWS credentials: the example config synthesizes
+ * (bundling with the local esbuild), the bundles load and the Plan bundle plans a run from its
+ * embedded config; an invalid config fails with the same path-named problems as `validate`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '#core/config/load';
+import { isExporterError } from '#core/errors';
+import { ROOT } from './synth';
+
+const CDK = join(ROOT, 'node_modules', '.bin', 'cdk');
+
+/** The environment without AWS credentials or profiles, with the CLI's network calls off. */
+function offlineEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!/^AWS_(ACCESS|SECRET|SESSION|PROFILE|DEFAULT_PROFILE)|^CDK_/.test(k)) env[k] = v;
+  }
+  return {
+    ...env,
+    CDK_DISABLE_VERSION_CHECK: '1',
+    CDK_DISABLE_CLI_TELEMETRY: 'true',
+    AWS_EC2_METADATA_DISABLED: 'true',
+  };
+}
+
+function synth(configPath: string, outdir: string) {
+  return spawnSync(CDK, ['synth', '-q', '--no-notices', '-c', `config=${configPath}`, '-o', outdir], {
+    cwd: ROOT,
+    env: offlineEnv(),
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+}
+
+interface Template {
+  Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+}
+
+describe('cdk synth -c config=reports.yaml', () => {
+  // Inside the repo, so the bundles' runtime-provided SDK clients resolve from node_modules when loaded.
+  const outdir = join(ROOT, 'cdk.out', `test-${process.pid}`);
+  let result: ReturnType<typeof synth>;
+  let template: Template;
+
+  beforeAll(() => {
+    result = synth('reports.yaml', outdir);
+    if (result.status === 0) {
+      template = JSON.parse(readFileSync(join(outdir, 'ReportExporter.template.json'), 'utf8')) as Template;
+    }
+  }, 200_000);
+
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('succeeds offline without credentials and writes the template', () => {
+    expect(result.stderr).not.toMatch(/AwsSolutions-/);
+    expect(result.status).toBe(0);
+    const types = Object.values(template.Resources).map((r) => r.Type);
+    expect(types.filter((t) => t === 'AWS::Scheduler::Schedule')).toHaveLength(2);
+    expect(types.filter((t) => t === 'AWS::Lambda::Function')).toHaveLength(3);
+  });
+
+  it('bundles handlers that load, and a Plan bundle that plans from its embedded config', async () => {
+    const assets = Object.values(template.Resources)
+      .filter((r) => r.Type === 'AWS::Lambda::Function')
+      .map((r) => {
+        const key = String((r.Properties.Code as { S3Key: string }).S3Key).replace(/\.zip$/, '');
+        return {
+          description: String(r.Properties.Description),
+          file: join(outdir, `asset.${key}`, 'index.mjs'),
+        };
+      });
+    for (const a of assets) {
+      const mod = (await import(pathToFileURL(a.file).href)) as { handler: unknown };
+      expect(typeof mod.handler, a.description).toBe('function');
+    }
+    const plan = assets.find((a) => a.description.includes('plan a run'));
+    const { handler } = (await import(pathToFileURL(plan?.file ?? '').href)) as {
+      handler: (
+        e: unknown,
+      ) => Promise<{ window: { start: string; end: string }; tasks: { reportId: string }[] }>;
+    };
+    const out = await handler({ scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' });
+    expect(out.window).toMatchObject({ start: '2026-11-16', end: '2026-11-22' });
+    expect(out.tasks.map((t) => t.reportId)).toEqual(['campaigns', 'creators', 'posts', 'platforms']);
+  });
+});
+
+describe('cdk synth with an invalid config', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'infra-bad-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails with the same path-named problems as validate', () => {
+    const text = readFileSync(join(ROOT, 'reports.yaml'), 'utf8')
+      .replace(
+        'filters: { platform: instagram, dateBasis: post_date }',
+        'filters: { platform: instagram, contentType: reel }',
+      )
+      .replace('timezone: America/New_York', 'timezone: Mars/Olympus');
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, text);
+    let problems: string[] = [];
+    try {
+      parseConfig(text, file);
+    } catch (err: unknown) {
+      if (isExporterError(err)) problems = (err.details.problems as string[]) ?? [];
+    }
+    expect(problems).toContain(
+      'schedules[0].reports[0].filters: platform and contentType are mutually exclusive',
+    );
+    expect(problems.some((p) => p.startsWith('schedules[1].timezone: unknown timezone "Mars/Olympus"'))).toBe(
+      true,
+    );
+
+    const out = synth(file, join(dir, 'out'));
+    expect(out.status).not.toBe(0);
+    for (const p of problems) expect(out.stderr).toContain(p);
+  }, 120_000);
+});

@@ -1,0 +1,388 @@
+/**
+ * Template assertions on the stack synthesized from the example reports.yaml (cdk-nag on: a finding
+ * would have made synthesis throw): schedules, workflow, Lambdas, least privilege on exact ARNs,
+ * bucket, Glue tables, operations, and one normalised snapshot.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { reportColumns, tableName } from '../../infra/catalog-columns';
+import { definitionOf, resourcesOf, type Synthesized, synthExample } from './synth';
+
+let s: Synthesized;
+
+beforeAll(async () => {
+  s = await synthExample();
+}, 120_000);
+
+/** A CloudFormation value with intrinsics flattened: `arn:<AWS::Partition>:…`, `<Bucket.Arn>`. */
+function flat(value: unknown): unknown {
+  if (typeof value === 'string' || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(flat);
+  const v = value as Record<string, unknown>;
+  if ('Ref' in v) return `<${String(v.Ref)}>`;
+  if ('Fn::GetAtt' in v) return `<${(v['Fn::GetAtt'] as string[]).join('.')}>`;
+  if ('Fn::Join' in v) {
+    const [sep, parts] = v['Fn::Join'] as [string, unknown[]];
+    return parts.map((p) => String(flat(p))).join(sep);
+  }
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, flat(x)]));
+}
+
+interface Statement {
+  Action: string | string[];
+  Resource: string | string[];
+  Effect: string;
+  Condition?: unknown;
+}
+
+/** The flattened statements of the policies attached to the role whose logical id starts with `rolePrefix`. */
+function statementsOf(rolePrefix: string): Statement[] {
+  return Object.values(resourcesOf(s.template, 'AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p.Properties.Roles).includes(rolePrefix))
+    .flatMap((p) => (flat(p.Properties.PolicyDocument) as { Statement: Statement[] }).Statement);
+}
+
+const list = (x: string | string[]) => (Array.isArray(x) ? x : [x]);
+const logicalId = (prefix: string, type: string) => {
+  const id = Object.keys(resourcesOf(s.template, type)).find((k) => k.startsWith(prefix));
+  if (!id) throw new Error(`no ${type} starting with ${prefix}`);
+  return id;
+};
+
+describe('schedules', () => {
+  it('creates one Scheduler schedule per config schedule with its cron and IANA timezone', () => {
+    s.template.resourceCountIs('AWS::Scheduler::Schedule', s.config.schedules.length);
+    for (const sc of s.config.schedules) {
+      s.template.hasResourceProperties('AWS::Scheduler::Schedule', {
+        ScheduleExpression: `cron(${sc.cron})`,
+        ScheduleExpressionTimezone: sc.timezone,
+        State: 'ENABLED',
+        Target: Match.objectLike({
+          Input: JSON.stringify({ scheduleId: sc.id, scheduledTime: '<aws.scheduler.scheduled-time>' }),
+          RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 3 },
+          DeadLetterConfig: {
+            Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^SchedulesDeadLetters'), 'Arn'] },
+          },
+        }),
+      });
+    }
+  });
+
+  it('targets the state machine and carries no secret in its input', () => {
+    const sm = logicalId('WorkflowStateMachine', 'AWS::StepFunctions::StateMachine');
+    for (const sched of Object.values(resourcesOf(s.template, 'AWS::Scheduler::Schedule'))) {
+      const target = sched.Properties.Target as { Arn: unknown; Input: string };
+      expect(target.Arn).toEqual({ Ref: sm });
+      expect(Object.keys(JSON.parse(target.Input))).toEqual(['scheduleId', 'scheduledTime']);
+    }
+  });
+
+  it('sends failed starts to an encrypted, TLS-only dead-letter queue', () => {
+    s.template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    s.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('workflow', () => {
+  it('plans, maps over the tasks with bounded concurrency, loops Export on continue, then finalizes', () => {
+    const def = definitionOf(s.template) as {
+      StartAt: string;
+      States: Record<string, Record<string, unknown>>;
+    };
+    expect(def.StartAt).toBe('Plan');
+    expect(def.States.Plan).toMatchObject({ Type: 'Task', Next: 'ExportReports', ResultPath: '$.plan' });
+    const map = def.States.ExportReports as {
+      Type: string;
+      ItemsPath: string;
+      MaxConcurrency: number;
+      Next: string;
+      ItemProcessor: { StartAt: string; States: Record<string, Record<string, unknown>> };
+    };
+    expect(map).toMatchObject({
+      Type: 'Map',
+      ItemsPath: '$.plan.tasks',
+      Next: 'Finalize',
+      MaxConcurrency: 4,
+    });
+    const inner = map.ItemProcessor.States;
+    expect(map.ItemProcessor.StartAt).toBe('Export');
+    expect(inner.Export).toMatchObject({
+      Next: 'MorePages?',
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailed' }],
+    });
+    expect(inner['MorePages?']).toMatchObject({
+      Type: 'Choice',
+      Choices: [{ Variable: '$.status', StringEquals: 'continue', Next: 'Export' }],
+      Default: 'ReportDone',
+    });
+    expect(inner.ReportDone).toMatchObject({ OutputPath: '$.outcome', End: true });
+    expect(inner.ReportFailed).toMatchObject({
+      Parameters: { failed: { 'reportId.$': '$.task.reportId', 'error.$': 'States.JsonToString($.error)' } },
+    });
+    expect(def.States.Finalize).toMatchObject({
+      Parameters: { 'plan.$': '$.plan', 'outcomes.$': '$.outcomes' },
+      End: true,
+    });
+  });
+
+  it('logs ALL events without payloads and traces with X-Ray', () => {
+    s.template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: false }),
+      TracingConfiguration: { Enabled: true },
+    });
+  });
+});
+
+describe('Lambdas', () => {
+  it('are Node 22 on arm64 with an explicit log group with retention', () => {
+    const fns = resourcesOf(s.template, 'AWS::Lambda::Function');
+    expect(Object.keys(fns)).toHaveLength(3);
+    for (const fn of Object.values(fns)) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+      });
+      const group = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+      expect(resourcesOf(s.template, 'AWS::Logs::LogGroup')[group]?.Properties.RetentionInDays).toBe(30);
+    }
+  });
+
+  it('carry no credentials in their environment, only names', () => {
+    const secretish = /secret|password|token|client_?id|key/i;
+    for (const fn of Object.values(resourcesOf(s.template, 'AWS::Lambda::Function'))) {
+      const vars = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(Object.keys(vars).filter((k) => secretish.test(k))).toEqual([]);
+    }
+    s.template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          REPORTING_CLIENT_ID: Match.absent(),
+          REPORTING_CLIENT_SECRET: Match.absent(),
+          AWS_ACCESS_KEY_ID: Match.absent(),
+          AWS_SECRET_ACCESS_KEY: Match.absent(),
+        }),
+      },
+    });
+    expect(JSON.stringify(s.template.toJSON())).not.toMatch(/clientSecret/);
+  });
+
+  it('give the Export and Finalize functions the bucket name, the Map concurrency and the bus', () => {
+    s.template.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: 900,
+      Environment: { Variables: Match.objectLike({ BUCKET_NAME: Match.anyValue(), MAP_CONCURRENCY: '4' }) },
+    });
+    s.template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ EVENT_BUS_NAME: 'default' }) },
+    });
+  });
+});
+
+describe('least privilege', () => {
+  const bucketArn = () => `<${logicalId('StorageExports', 'AWS::S3::Bucket')}.Arn>`;
+
+  it('Export: reads the one secret, writes/deletes under the export prefix, lists with an s3:prefix condition', () => {
+    const st = statementsOf('FunctionsExportRole');
+    expect(st).toContainEqual(
+      expect.objectContaining({
+        Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
+        Resource:
+          'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:reporting/v2/client-??????',
+      }),
+    );
+    expect(st).toContainEqual(
+      expect.objectContaining({
+        Action: ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        Resource: `${bucketArn()}/exports/*`,
+      }),
+    );
+    expect(st).toContainEqual({
+      Effect: 'Allow',
+      Action: 's3:ListBucket',
+      Resource: bucketArn(),
+      Condition: { StringLike: { 's3:prefix': ['exports/*'] } },
+    });
+  });
+
+  it('Finalize: reads/writes under the prefix, sends as the one SES identity, puts events on the one bus', () => {
+    const st = statementsOf('FunctionsFinalizeRole');
+    expect(st).toContainEqual(
+      expect.objectContaining({
+        Action: ['s3:PutObject', 's3:GetObject'],
+        Resource: `${bucketArn()}/exports/*`,
+      }),
+    );
+    expect(st).toContainEqual(
+      expect.objectContaining({
+        Action: ['ses:SendEmail', 'ses:SendRawEmail'],
+        Resource: 'arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/reports@example.com',
+      }),
+    );
+    expect(st).toContainEqual(
+      expect.objectContaining({
+        Action: 'events:PutEvents',
+        Resource: 'arn:<AWS::Partition>:events:<AWS::Region>:<AWS::AccountId>:event-bus/default',
+      }),
+    );
+    expect(JSON.stringify(st)).not.toMatch(/secretsmanager/);
+  });
+
+  it('Plan may only write its logs; no Lambda role has a "*" resource or action', () => {
+    const plan = statementsOf('FunctionsPlanRole');
+    expect(plan).toHaveLength(1);
+    expect(plan[0]?.Action).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    for (const role of ['FunctionsPlanRole', 'FunctionsExportRole', 'FunctionsFinalizeRole']) {
+      for (const st of statementsOf(role)) {
+        expect(list(st.Resource)).not.toContain('*');
+        expect(list(st.Action).filter((a) => a.endsWith(':*'))).toEqual([]);
+      }
+    }
+  });
+
+  it('uses no AWS managed policies on the Lambda roles', () => {
+    for (const [id, role] of Object.entries(resourcesOf(s.template, 'AWS::IAM::Role'))) {
+      if (id.startsWith('Functions')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe('bucket', () => {
+  it('is private, encrypted, logs access and aborts incomplete multipart uploads', () => {
+    s.template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      LifecycleConfiguration: {
+        Rules: [
+          Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+        ],
+      },
+      LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'exports-bucket/' }),
+    });
+  });
+
+  it('denies every request that is not TLS', () => {
+    const exports = logicalId('StorageExports', 'AWS::S3::Bucket');
+    s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: exports },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('Glue catalog', () => {
+  it('has one database and one table per report and format', () => {
+    s.template.resourceCountIs('AWS::Glue::Database', 1);
+    const reports = s.config.schedules.flatMap((x) => x.reports).length;
+    s.template.resourceCountIs('AWS::Glue::Table', reports * s.config.output.formats.length);
+  });
+
+  it('projects the dt partition over the report folder (Parquet, typed columns)', () => {
+    const schedule = s.config.schedules[0];
+    const report = schedule?.reports[0];
+    if (!schedule || !report) throw new Error('example config changed');
+    const folder = `exports/${schedule.id}/${report.id}/parquet/`;
+    const table = Object.values(resourcesOf(s.template, 'AWS::Glue::Table'))
+      .map((t) => flat(t.Properties) as { TableInput: Record<string, unknown> })
+      .find((t) => t.TableInput.Name === tableName(schedule.id, report.id, 'parquet'));
+    expect(table?.TableInput).toMatchObject({
+      TableType: 'EXTERNAL_TABLE',
+      PartitionKeys: [{ Name: 'dt', Type: 'string' }],
+      Parameters: {
+        'projection.enabled': 'true',
+        'projection.dt.type': 'date',
+        'projection.dt.format': 'yyyy-MM-dd',
+        'projection.dt.range': '2020-01-01,NOW',
+        'storage.location.template': expect.stringMatching(new RegExp(`/${folder}dt=\\$\\{dt\\}/$`)),
+      },
+      StorageDescriptor: {
+        SerdeInfo: { SerializationLibrary: 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe' },
+        Columns: reportColumns(report, 'parquet').map((c) => ({ Name: c.name, Type: c.type })),
+      },
+    });
+    expect(reportColumns(report, 'parquet').slice(0, 5)).toEqual([
+      { name: 'campaignid', type: 'string' },
+      { name: 'name', type: 'string' },
+      { name: 'window_start', type: 'date' },
+      { name: 'window_end', type: 'date' },
+      { name: 'likes', type: 'bigint' },
+    ]);
+  });
+
+  it('reads CSV with OpenCSVSerde, skipping the header row', () => {
+    s.template.hasResourceProperties('AWS::Glue::Table', {
+      TableInput: Match.objectLike({
+        Parameters: Match.objectLike({ 'skip.header.line.count': '1', classification: 'csv' }),
+        StorageDescriptor: Match.objectLike({
+          SerdeInfo: Match.objectLike({ SerializationLibrary: 'org.apache.hadoop.hive.serde2.OpenCSVSerde' }),
+        }),
+      }),
+    });
+  });
+});
+
+describe('operations', () => {
+  it('alarms into an encrypted topic on failed or timed-out runs, Lambda errors and DLQ depth', () => {
+    s.template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    const alarms = Object.values(resourcesOf(s.template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+    const names = alarms.map((a) => `${String(a.Namespace)}/${String(a.MetricName)}`).sort();
+    expect(names).toEqual(
+      [
+        'AWS/Lambda/Errors',
+        'AWS/Lambda/Errors',
+        'AWS/Lambda/Errors',
+        'AWS/SQS/ApproximateNumberOfMessagesVisible',
+        'AWS/States/ExecutionsAborted',
+        'AWS/States/ExecutionsFailed',
+        'AWS/States/ExecutionsTimedOut',
+      ].sort(),
+    );
+    const topic = logicalId('MonitoringAlarms', 'AWS::SNS::Topic');
+    for (const a of alarms) expect(a.AlarmActions).toEqual([{ Ref: topic }]);
+  });
+
+  it('has a dashboard of runs, failures, rows exported and duration', () => {
+    const [dash] = Object.values(resourcesOf(s.template, 'AWS::CloudWatch::Dashboard'));
+    const body = JSON.stringify(flat(dash?.Properties.DashboardBody));
+    for (const text of [
+      'Runs',
+      'Failures',
+      'Rows exported',
+      'Duration',
+      'rowsExported',
+      'ExecutionsFailed',
+    ]) {
+      expect(body).toContain(text);
+    }
+  });
+});
+
+describe('snapshot', () => {
+  it('matches the normalised template (asset hashes stripped)', () => {
+    const text = JSON.stringify(s.template.toJSON(), null, 1).replace(
+      /[0-9a-f]{64}(\.zip)?/g,
+      '<asset-hash>',
+    );
+    expect(JSON.parse(text)).toMatchSnapshot();
+  });
+});
