@@ -1,0 +1,305 @@
+/**
+ * The three Lambda handlers end to end, in the workflow's order — Plan → Export (looping on
+ * `continue`, with a time budget so small that every paged report really continues) → Finalize —
+ * against the API simulator, an S3-protocol server (fauxqs), the SES emulator and moto_server
+ * (Secrets Manager for the credentials, EventBridge → SQS for the completion event), all on loopback.
+ * The files must be those `report-exporter run` writes for the same config and scheduled time.
+ */
+import { join } from 'node:path';
+import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCliLog } from '#adapters/cli-log';
+import { createS3Sink } from '#adapters/s3-sink';
+import { realApi, runAll } from '#cli/commands/run';
+import type { Config } from '#core/config/schema';
+import { type Manifest, ManifestSchema } from '#core/manifest';
+import type { ExportStepResult, ReportOutcome, RunPlan } from '#core/run/types';
+import { type Simulator, startSimulator } from '#simulator/server';
+import { embedConfig } from '../../infra/stacks/exporter-stack';
+import { type LocalS3, startLocalS3 } from '../e2e/fauxqs';
+import { exampleConfig } from '../e2e/helpers';
+import { hasMoto, type LocalServer, MOTO_MISSING, startMoto, startSes } from './servers';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const RUN = { scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' };
+const HANDLER_BUCKET = 'handler-exports';
+const CLI_BUCKET = 'cli-exports';
+const REGION = 'eu-central-1';
+const PAYLOAD_LIMIT = 256 * 1024;
+
+type Handlers = {
+  plan: (e: unknown) => Promise<RunPlan>;
+  export: (e: unknown, c: { getRemainingTimeInMillis(): number }) => Promise<ExportStepResult>;
+  finalize: (
+    e: unknown,
+  ) => Promise<{ manifestKey: string; manifestLocation: string; status: string; emailed: number }>;
+};
+
+let sim: Simulator;
+let s3: LocalS3;
+let moto: LocalServer;
+let ses: LocalServer;
+let config: Config;
+let handlers: Handlers;
+let queueUrl = '';
+const savedEnv = { ...process.env };
+
+/** moto's SQS over its JSON protocol (no SQS client in this project's dependencies). */
+async function sqs<T>(action: string, body: Record<string, unknown>): Promise<T> {
+  const res = await fetch(moto.endpoint, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amz-target': `AmazonSQS.${action}`,
+      authorization: `AWS4-HMAC-SHA256 Credential=test/20261123/${REGION}/sqs/aws4_request, SignedHeaders=host, Signature=0`,
+    },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`SQS ${action}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** The workflow as Step Functions runs it: each payload through JSON, loop on `continue`. */
+async function runWorkflow(budgetMs: number): Promise<{
+  plan: RunPlan;
+  outcomes: ReportOutcome[];
+  continues: Record<string, number>;
+  largestPayload: number;
+  finalized: Awaited<ReturnType<Handlers['finalize']>>;
+}> {
+  const through = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+  let largestPayload = 0;
+  const size = (x: unknown) => {
+    largestPayload = Math.max(largestPayload, JSON.stringify(x).length);
+    return x;
+  };
+  const plan = through(await handlers.plan(size(RUN)));
+  const continues: Record<string, number> = {};
+  const outcomes: ReportOutcome[] = [];
+  const context = { getRemainingTimeInMillis: () => budgetMs };
+  for (const task of plan.tasks) {
+    let input: unknown = { task };
+    for (;;) {
+      const result = through(await handlers.export(size(input), context));
+      size(result);
+      if (result.status === 'done') {
+        outcomes.push(result.outcome);
+        break;
+      }
+      continues[task.reportId] = (continues[task.reportId] ?? 0) + 1;
+      input = result;
+    }
+  }
+  const finalized = await handlers.finalize(size({ plan, outcomes }));
+  return { plan, outcomes, continues, largestPayload, finalized };
+}
+
+async function listKeys(bucket: string): Promise<string[]> {
+  const out = await s3.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'exports/' }));
+  return (out.Contents ?? []).map((o) => o.Key ?? '').sort();
+}
+
+async function getText(bucket: string, key: string): Promise<string> {
+  const out = await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return (await out.Body?.transformToString('utf8')) ?? '';
+}
+
+async function manifestOf(bucket: string, key: string): Promise<Manifest> {
+  return ManifestSchema.parse(JSON.parse(await getText(bucket, key)));
+}
+
+/** A report's CSV rows across all its parts, without the header row each part carries. */
+async function csvRows(bucket: string, keys: readonly string[], reportId: string): Promise<string[]> {
+  const parts = keys.filter((k) => k.includes(`/${reportId}/csv/`) && k.endsWith('.csv'));
+  const rows: string[] = [];
+  for (const k of parts) rows.push(...(await getText(bucket, k)).split('\r\n').slice(1).filter(Boolean));
+  return rows;
+}
+
+/** Skips (naming what to install) outside CI, fails in CI, when moto_server is missing. */
+function needMoto(ctx: { skip: (note?: string) => void }): void {
+  if (hasMoto) return;
+  if (process.env.CI === 'true') throw new Error(MOTO_MISSING);
+  ctx.skip(MOTO_MISSING);
+}
+
+const notPart = (k: string) => !/\/part-\d{5}\.(csv|parquet)$/.test(k);
+
+let cliManifest: Manifest;
+let cliKeys: string[];
+let small: Awaited<ReturnType<typeof runWorkflow>>;
+let smallKeys: string[];
+let smallManifest: Manifest;
+
+beforeAll(async () => {
+  if (!hasMoto) return;
+  sim = await startSimulator({ seed: 5 });
+  [s3, moto, ses] = await Promise.all([startLocalS3(), startMoto(), startSes(ROOT)]);
+  config = await exampleConfig(sim.baseUrl); // pageSize 100: the paged reports have several pages
+  delete process.env.REPORTING_CLIENT_ID;
+  delete process.env.REPORTING_CLIENT_SECRET;
+  Object.assign(process.env, {
+    AWS_REGION: REGION,
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    AWS_ENDPOINT_URL_S3: s3.endpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: moto.endpoint,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: moto.endpoint,
+    AWS_ENDPOINT_URL_SESV2: ses.endpoint,
+    BUCKET_NAME: HANDLER_BUCKET,
+    EVENT_BUS_NAME: 'default',
+    MAP_CONCURRENCY: '4',
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  });
+  await s3.createBucket(HANDLER_BUCKET);
+  await s3.createBucket(CLI_BUCKET);
+  await new SecretsManagerClient({}).send(
+    new CreateSecretCommand({
+      Name: config.api.credentialsSecret,
+      SecretString: JSON.stringify(sim.credentials),
+    }),
+  );
+  ({ QueueUrl: queueUrl } = await sqs<{ QueueUrl: string }>('CreateQueue', { QueueName: 'completed' }));
+  const events = new EventBridgeClient({});
+  await events.send(
+    new PutRuleCommand({ Name: 'completed', EventPattern: JSON.stringify({ source: ['report-exporter'] }) }),
+  );
+  await events.send(
+    new PutTargetsCommand({
+      Rule: 'completed',
+      Targets: [{ Id: 'q', Arn: `arn:aws:sqs:${REGION}:123456789012:completed` }],
+    }),
+  );
+
+  // The same config the CDK app embeds in the bundles, through the same function.
+  (globalThis as Record<string, unknown>).__REPORT_EXPORTER_CONFIG__ = embedConfig(config);
+  handlers = {
+    plan: (await import('#handlers/plan')).handler,
+    export: (await import('#handlers/export')).handler,
+    finalize: (await import('#handlers/finalize')).handler,
+  };
+
+  // `report-exporter run --bucket cli-exports --no-email` for the same schedule and time.
+  const log = createCliLog({ tty: false });
+  [cliManifest] = (await runAll(
+    { config, sink: createS3Sink(CLI_BUCKET), mailer: null, log, api: realApi },
+    RUN.scheduleId,
+    [RUN.scheduledTime],
+    [],
+  )) as [Manifest];
+  cliKeys = await listKeys(CLI_BUCKET);
+
+  // 1 s left against the default 60 s margin: every page with a next cursor ends the step.
+  small = await runWorkflow(1_000);
+  smallKeys = await listKeys(HANDLER_BUCKET);
+  smallManifest = await manifestOf(HANDLER_BUCKET, small.finalized.manifestKey);
+}, 180_000);
+
+afterAll(async () => {
+  delete (globalThis as Record<string, unknown>).__REPORT_EXPORTER_CONFIG__;
+  process.env = savedEnv;
+  await Promise.all([sim?.close(), s3?.stop(), moto?.stop(), ses?.stop()]);
+});
+
+describe('handlers end to end (Plan → Export loop → Finalize)', () => {
+  it('continues the paged reports over several steps, with payloads far below the Step Functions limit', (ctx) => {
+    needMoto(ctx);
+    const total = Object.values(small.continues).reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThanOrEqual(2);
+    expect(small.continues.posts ?? 0).toBeGreaterThanOrEqual(2);
+    expect(small.largestPayload).toBeLessThan(PAYLOAD_LIMIT / 4);
+  });
+
+  it('writes the same rows as `report-exporter run`, split into more parts', async (ctx) => {
+    needMoto(ctx);
+    expect(smallManifest.status).toBe('succeeded');
+    expect(smallManifest.window).toEqual(cliManifest.window);
+    expect(smallKeys.filter(notPart)).toEqual(cliKeys.filter(notPart));
+    for (const [i, r] of smallManifest.reports.entries()) {
+      const c = cliManifest.reports[i];
+      expect(r.reportId).toBe(c?.reportId);
+      expect(r.rowCount).toBe(c?.rowCount);
+      expect(r.totals).toEqual(c?.totals);
+      expect(r.columns).toEqual(c?.columns);
+      expect(await csvRows(HANDLER_BUCKET, smallKeys, r.reportId)).toEqual(
+        await csvRows(CLI_BUCKET, cliKeys, r.reportId),
+      );
+      const rows = (m: typeof r, f: string) =>
+        m.files.filter((x) => x.format === f).reduce((n, x) => n + x.rows, 0);
+      expect(rows(r, 'parquet')).toBe(c?.rowCount);
+    }
+    const posts = smallManifest.reports.find((r) => r.reportId === 'posts');
+    expect(posts?.files.filter((f) => f.format === 'csv').length).toBe((small.continues.posts ?? 0) + 1);
+  });
+
+  it('writes exactly the files of `report-exporter run` when the budget is ample (re-run replaces the partition)', async (ctx) => {
+    needMoto(ctx);
+    const ample = await runWorkflow(15 * 60_000);
+    expect(ample.continues).toEqual({});
+    const keys = await listKeys(HANDLER_BUCKET);
+    expect(keys).toEqual(cliKeys);
+    const m = await manifestOf(HANDLER_BUCKET, ample.finalized.manifestKey);
+    const files = (x: Manifest) => x.reports.flatMap((r) => r.files.map((f) => [f.key, f.rows, f.sha256]));
+    expect(files(m)).toEqual(files(cliManifest));
+  });
+
+  it('sends the summary through SES and announces the manifest on EventBridge', async (ctx) => {
+    needMoto(ctx);
+    expect(small.finalized).toMatchObject({
+      status: 'succeeded',
+      emailed: 1,
+      manifestLocation: `s3://${HANDLER_BUCKET}/exports/weekly-campaigns/_manifests/dt=2026-11-22/manifest.json`,
+    });
+    const store = (await (await fetch(`${ses.endpoint}/store`)).json()) as {
+      emails: { subject: string; destination: { to: string[] } }[];
+    };
+    expect(store.emails[0]?.subject).toBe('Weekly campaign performance: 2026-11-16 – 2026-11-22');
+    expect(store.emails[0]?.destination.to).toEqual(['brand-team@example.com']);
+
+    const { Messages = [] } = await sqs<{ Messages?: { Body: string }[] }>('ReceiveMessage', {
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+    });
+    const event = JSON.parse(Messages[0]?.Body ?? '{}') as {
+      'detail-type': string;
+      source: string;
+      detail: unknown;
+    };
+    expect(event['detail-type']).toBe('Report Export Completed');
+    expect(event.source).toBe('report-exporter');
+    expect(event.detail).toMatchObject({
+      scheduleId: 'weekly-campaigns',
+      status: 'succeeded',
+      manifest: { bucket: HANDLER_BUCKET, key: small.finalized.manifestKey },
+    });
+  });
+
+  it('turns a report caught by the Map into a failed manifest row and a partial run', async (ctx) => {
+    needMoto(ctx);
+    const outcomes = small.outcomes.map((o) =>
+      o.manifest.reportId === 'creators'
+        ? { failed: { reportId: 'creators', error: JSON.stringify({ Error: 'States.Timeout' }) } }
+        : o,
+    );
+    const out = await handlers.finalize({ plan: small.plan, outcomes });
+    expect(out.status).toBe('partial');
+    const m = await manifestOf(HANDLER_BUCKET, out.manifestKey);
+    expect(m.reports.map((r) => [r.reportId, r.status])).toEqual([
+      ['campaigns', 'succeeded'],
+      ['creators', 'failed'],
+      ['posts', 'succeeded'],
+      ['platforms', 'succeeded'],
+    ]);
+    expect(m.reports[1]).toMatchObject({ route: 'creators/performance', error: 'States.Timeout', files: [] });
+  });
+
+  it('never writes the client secret into the bucket', async (ctx) => {
+    needMoto(ctx);
+    for (const k of (await listKeys(HANDLER_BUCKET)).filter((k) => !k.endsWith('.parquet'))) {
+      expect(await getText(HANDLER_BUCKET, k)).not.toContain(sim.credentials.clientSecret);
+    }
+  });
+});
