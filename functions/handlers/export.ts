@@ -4,24 +4,25 @@
  */
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportStepResult } from '#core/run/types';
-import * as api from './api';
-import * as io from './io';
+import { apiClient, apiCounters } from './api';
+import { exportSink, safetyMarginMs } from './io';
 import { ExportInputSchema } from './payloads';
-import * as w from './wiring';
+import { recordStep } from './run-metrics';
+import { type LambdaContext, log, logger, runtimeConfig } from './wiring';
 
-export const handler = async (event: unknown, context: w.LambdaContext): Promise<ExportStepResult> => {
+export const handler = async (event: unknown, context: LambdaContext): Promise<ExportStepResult> => {
   const { task, checkpoint } = ExportInputSchema.parse(event);
-  const config = w.runtimeConfig();
-  w.logger.appendKeys({ scheduleId: task.scheduleId, runId: task.runId, reportId: task.reportId });
+  const config = runtimeConfig();
+  logger.appendKeys({ scheduleId: task.scheduleId, runId: task.runId, reportId: task.reportId });
   const started = Date.now();
-  const retriesBefore = api.apiCounters.retries;
+  const retries = apiCounters.retries;
   const from = { pages: Number(checkpoint?.pages ?? 0), rows: Number(checkpoint?.rows ?? 0) };
   let last = from;
-  const margin = io.safetyMarginMs();
+  const margin = safetyMarginMs();
   const result = await exportReportStep(config, task, checkpoint ?? null, {
-    api: api.apiClient(config),
-    sink: io.exportSink(),
-    log: w.log,
+    api: apiClient(config),
+    sink: exportSink(),
+    log,
     now: () => new Date(),
     timeLeftMs: () => context.getRemainingTimeInMillis(),
     onProgress: (p) => {
@@ -29,13 +30,7 @@ export const handler = async (event: unknown, context: w.LambdaContext): Promise
     },
     ...(margin !== undefined ? { tuning: { safetyMarginMs: margin } } : {}),
   });
-  w.metrics.addMetric('rows', w.MetricUnit.Count, last.rows - from.rows);
-  w.metrics.addMetric('pages', w.MetricUnit.Count, last.pages - from.pages);
-  w.metrics.addMetric('retries', w.MetricUnit.Count, api.apiCounters.retries - retriesBefore);
-  w.metrics.addMetric('exportDuration', w.MetricUnit.Milliseconds, Date.now() - started);
-  if (result.status === 'continue') w.metrics.addMetric('continuations', w.MetricUnit.Count, 1);
-  else if (result.outcome.manifest.status === 'failed')
-    w.metrics.addMetric('reportsFailed', w.MetricUnit.Count, 1);
-  w.metrics.publishStoredMetrics();
+  const counts = { rows: last.rows - from.rows, pages: last.pages - from.pages };
+  recordStep({ ...counts, retries: apiCounters.retries - retries, durationMs: Date.now() - started }, result);
   return result;
 };
