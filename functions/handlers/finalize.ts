@@ -1,9 +1,11 @@
 /**
  * Finalize Lambda: outcomes (a caught failure becomes a `failed` row) → manifest (written last) →
- * summary email → `Report Export Completed` event naming the manifest's location and status.
+ * summary email → `Report Export Completed` event naming the manifest's location and status (sent
+ * even when only the email failed; the run then still fails and alarms).
  */
+import { manifestKey } from '#core/export/keys';
 import { finalizeRun } from '#core/run/finalize';
-import { completedDetail, publishCompleted } from './completed-event';
+import { finalizeAndAnnounce } from './completed-event';
 import { exportSink, summaryMailer } from './io';
 import { FinalizeInputSchema, toOutcomes } from './payloads';
 import { recordRun } from './run-metrics';
@@ -17,22 +19,18 @@ export interface FinalizeOutput {
 }
 
 export const handler = async (event: unknown): Promise<FinalizeOutput> => {
-  const input = FinalizeInputSchema.parse(event);
+  const { plan, ...rest } = FinalizeInputSchema.parse(event);
   const config = runtimeConfig();
-  logger.appendKeys({ scheduleId: input.plan.scheduleId, runId: input.plan.runId });
+  logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });
   const sink = exportSink();
-  const { manifest, manifestKey, emailed } = await finalizeRun(
-    config,
-    input.plan,
-    toOutcomes(config, input),
-    {
-      sink,
-      mailer: summaryMailer(config),
-      log,
-      now: () => new Date(),
-    },
+  const deps = { sink, mailer: summaryMailer(config), log, now: () => new Date() };
+  const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
+  const { manifest, emailed } = await finalizeAndAnnounce(
+    () => finalizeRun(config, plan, toOutcomes(config, { plan, ...rest }), deps),
+    sink,
+    requiredEnv('BUCKET_NAME'),
+    key,
   );
-  await publishCompleted(completedDetail(manifest, requiredEnv('BUCKET_NAME'), manifestKey));
   recordRun(manifest);
-  return { manifestKey, manifestLocation: sink.locate(manifestKey), status: manifest.status, emailed };
+  return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
 };

@@ -14,6 +14,7 @@ import { createCliLog } from '#adapters/cli-log';
 import { createS3Sink } from '#adapters/s3-sink';
 import { realApi, runAll } from '#cli/commands/run';
 import type { Config } from '#core/config/schema';
+import { ExporterError } from '#core/errors';
 import { type Manifest, ManifestSchema } from '#core/manifest';
 import type { ExportStepResult, ReportOutcome, RunPlan } from '#core/run/types';
 import { type Simulator, startSimulator } from '#simulator/server';
@@ -59,6 +60,20 @@ async function sqs<T>(action: string, body: Record<string, unknown>): Promise<T>
   });
   if (!res.ok) throw new Error(`SQS ${action}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/** Every completion event waiting in the queue (received and hidden for a minute). */
+async function drainEvents(): Promise<Record<string, unknown>[]> {
+  const events: Record<string, unknown>[] = [];
+  for (;;) {
+    const { Messages = [] } = await sqs<{ Messages?: { Body: string }[] }>('ReceiveMessage', {
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      VisibilityTimeout: 60,
+    });
+    if (Messages.length === 0) return events;
+    events.push(...Messages.map((m) => JSON.parse(m.Body) as Record<string, unknown>));
+  }
 }
 
 /** The workflow as Step Functions runs it: each payload through JSON, loop on `continue`. */
@@ -294,6 +309,23 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
       ['platforms', 'succeeded'],
     ]);
     expect(m.reports[1]).toMatchObject({ route: 'creators/performance', error: 'States.Timeout', files: [] });
+  });
+
+  it('still announces the written manifest when only the email failed, then fails the step', async (ctx) => {
+    needMoto(ctx);
+    const { finalizeAndAnnounce } = await import('#handlers/completed-event');
+    await drainEvents(); // the events of the runs above
+    const key = small.finalized.manifestKey;
+    const refused = () => Promise.reject(new ExporterError('EMAIL_FAILED', 'SES did not send the summary'));
+    await expect(
+      finalizeAndAnnounce(refused, createS3Sink(HANDLER_BUCKET), HANDLER_BUCKET, key),
+    ).rejects.toThrow(/SES did not send/);
+    const events = await drainEvents();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      'detail-type': 'Report Export Completed',
+      detail: { manifest: { key } },
+    });
   });
 
   it('never writes the client secret into the bucket', async (ctx) => {
