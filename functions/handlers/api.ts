@@ -12,12 +12,23 @@ import { log } from './wiring';
 /** API retries seen by this container's client; the Export handler reports the difference per call. */
 export const apiCounters = { retries: 0 };
 
+/**
+ * Time kept back from the API at the end of an invocation: when retries would run into it they stop,
+ * the report fails cleanly (uploads aborted, outcome returned) instead of the Lambda timing out.
+ */
+export const API_RESERVE_MS = 15_000;
+
 let api: ReportingApi | undefined;
+let timeLeftMs: () => number = () => Number.POSITIVE_INFINITY;
+
 /**
  * The container's API client. Several Export Lambdas run at once (the Map's `maxConcurrency`, env
  * `MAP_CONCURRENCY`), so each gets its share of `api.concurrency`, keeping a run within that bound.
+ * `invocationTimeLeftMs` is this invocation's remaining time: attempts and retry sleeps never pass it
+ * (less the reserve).
  */
-export function apiClient(cfg: Config): ReportingApi {
+export function apiClient(cfg: Config, invocationTimeLeftMs: () => number): ReportingApi {
+  timeLeftMs = invocationTimeLeftMs;
   const share = Math.max(1, Math.floor(cfg.api.concurrency / Number(process.env.MAP_CONCURRENCY ?? '1')));
   api ??= createApiClient({
     baseUrl: cfg.api.baseUrl,
@@ -27,6 +38,7 @@ export function apiClient(cfg: Config): ReportingApi {
     concurrency: share,
     timeoutMs: cfg.api.timeoutSeconds * 1000,
     maxRetries: cfg.api.maxRetries,
+    deadlineMs: () => timeLeftMs() - API_RESERVE_MS,
     log,
     events: {
       onRetry: () => {

@@ -20,7 +20,7 @@ export const handler = async (event: unknown, context: LambdaContext): Promise<E
   let last = from;
   const margin = safetyMarginMs();
   const result = await exportReportStep(config, task, checkpoint ?? null, {
-    api: apiClient(config),
+    api: apiClient(config, () => context.getRemainingTimeInMillis()),
     sink: exportSink(),
     log,
     now: () => new Date(),
