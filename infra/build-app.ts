@@ -17,7 +17,7 @@ export interface BuildAppOptions {
   readonly nag?: boolean;
 }
 
-/** Context keys read here (all optional): stackName, sesIdentity, mapConcurrency, glueDatabase. */
+/** Context keys read here (all optional): stackName, sesIdentity, mapConcurrency, glueDatabase, bucketName. */
 export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterStack } {
   const app = options.app ?? new App(options.appProps);
   // Server access logs delivered under a bucket policy (not the legacy log-delivery ACL).
@@ -29,6 +29,7 @@ export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterS
   const mapConcurrency = ctx('mapConcurrency');
   const sesIdentity = ctx('sesIdentity');
   const glueDatabaseName = ctx('glueDatabase');
+  const existingBucketName = ctx('bucketName');
   const stack = new ExporterStack(app, ctx('stackName') ?? 'ReportExporter', {
     config: options.config,
     description:
@@ -37,6 +38,7 @@ export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterS
     ...(mapConcurrency ? { mapConcurrency: Number(mapConcurrency) } : {}),
     ...(sesIdentity ? { sesIdentity } : {}),
     ...(glueDatabaseName ? { glueDatabaseName } : {}),
+    ...(existingBucketName ? { existingBucketName } : {}),
   });
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, stack };

@@ -22,6 +22,8 @@ export interface ExporterStackProps extends StackProps {
   readonly mapConcurrency?: number;
   /** @default 'report_exporter' */
   readonly glueDatabaseName?: string;
+  /** Write into this existing bucket. @default `output.bucketName`, else a new bucket */
+  readonly existingBucketName?: string;
 }
 
 /** The config as the Lambdas receive it: validated JSON, base64 (safe as an esbuild define). */
@@ -42,9 +44,8 @@ export class ExporterStack extends Stack {
     const { config } = props;
     const mapConcurrency = props.mapConcurrency ?? Math.min(4, config.api.concurrency);
 
-    this.storage = new ExportStorage(this, 'Storage', {
-      ...(config.output.bucketName ? { existingBucketName: config.output.bucketName } : {}),
-    });
+    const existingBucketName = props.existingBucketName ?? config.output.bucketName;
+    this.storage = new ExportStorage(this, 'Storage', existingBucketName ? { existingBucketName } : {});
     const bucket = this.storage.bucket;
     const sesIdentity = props.sesIdentity ?? (config.email ? bareAddress(config.email.from) : undefined);
     this.functions = new ExportFunctions(this, 'Functions', {

@@ -60,13 +60,22 @@ describe('cdk-nag AwsSolutions', () => {
     for (const a of acks) expect(a.reason.length).toBeGreaterThan(60);
   });
 
-  it('finds nothing unacknowledged when the config names an existing bucket', async () => {
+  it('finds nothing unacknowledged when the config (or -c bucketName) names an existing bucket', async () => {
     const config = await exampleConfig();
-    const { app: other } = buildApp({
+    const { app: other, stack } = buildApp({
       config: { ...config, output: { ...config.output, bucketName: 'existing-exports-bucket' } },
       nag: false,
     });
     expect(new AwsSolutionsChecks(other).validateScope(other).violations).toEqual([]);
+    expect(stack.resolve(stack.storage.bucket.bucketName)).toBe('existing-exports-bucket');
+    expect(stack.node.findAll().filter((c) => c instanceof s3.CfnBucket)).toEqual([]);
+
+    const { stack: byContext } = buildApp({
+      config,
+      nag: false,
+      appProps: { context: { bucketName: 'ctx-bucket' } },
+    });
+    expect(byContext.resolve(byContext.storage.bucket.bucketName)).toBe('ctx-bucket');
   });
 
   it('reports a deliberately bad construct and fails synthesis on it', () => {
