@@ -147,6 +147,8 @@ let cliKeys: string[];
 let small: Awaited<ReturnType<typeof runWorkflow>>;
 let smallKeys: string[];
 let smallManifest: Manifest;
+/** What the handlers wrote to stdout (Powertools JSON logs) during the small-budget run. */
+const logLines: string[] = [];
 
 beforeAll(async () => {
   if (!hasMoto) return;
@@ -166,7 +168,7 @@ beforeAll(async () => {
     BUCKET_NAME: HANDLER_BUCKET,
     EVENT_BUS_NAME: 'default',
     MAP_CONCURRENCY: '4',
-    POWERTOOLS_LOG_LEVEL: 'WARN',
+    POWERTOOLS_LOG_LEVEL: 'DEBUG',
     POWERTOOLS_METRICS_DISABLED: 'true',
   });
   await s3.createBucket(HANDLER_BUCKET);
@@ -208,7 +210,16 @@ beforeAll(async () => {
   cliKeys = await listKeys(CLI_BUCKET);
 
   // 1 s left against the default 60 s margin: every page with a next cursor ends the step.
-  small = await runWorkflow(1_000);
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    logLines.push(...String(chunk).split('\n').filter(Boolean));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    small = await runWorkflow(1_000);
+  } finally {
+    process.stdout.write = write;
+  }
   smallKeys = await listKeys(HANDLER_BUCKET);
   smallManifest = await manifestOf(HANDLER_BUCKET, small.finalized.manifestKey);
 }, 180_000);
@@ -326,6 +337,22 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
       'detail-type': 'Report Export Completed',
       detail: { manifest: { key } },
     });
+  });
+
+  it('logs structured JSON with the run keys, and never the client secret', (ctx) => {
+    needMoto(ctx);
+    const entries = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        level: 'INFO',
+        message: 'export paused for continuation',
+        service: 'report-exporter',
+        scheduleId: 'weekly-campaigns',
+        reportId: 'posts',
+        runId: small.plan.runId,
+      }),
+    );
+    for (const line of logLines) expect(line).not.toContain(sim.credentials.clientSecret);
   });
 
   it('never writes the client secret into the bucket', async (ctx) => {
