@@ -1,7 +1,8 @@
 /**
  * Operations: an encrypted, TLS-only SNS topic for alarms (optionally an email subscription from
- * `operations.alarmEmail`), alarms on workflow executions that fail or time out, Lambda errors and
- * dead-letter-queue depth, and a dashboard of runs, failures, rows exported and duration.
+ * `operations.alarmEmail`), alarms on workflow executions that fail or time out, runs that finish
+ * partial or failed, Lambda errors and dead-letter-queue depth, and a dashboard of runs, failures,
+ * rows exported and duration.
  */
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -46,6 +47,16 @@ export class Monitoring extends Construct {
     this.topic = new sns.Topic(this, 'Alarms', { masterKey: key, enforceSSL: true });
     if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
 
+    const ns = props.metricsNamespace ?? 'ReportExporter';
+    const custom = (metricName: string, statistic = 'Sum', period = Duration.hours(1)) =>
+      new cloudwatch.Metric({
+        namespace: ns,
+        metricName,
+        dimensionsMap: { service: 'report-exporter' },
+        statistic,
+        period,
+      });
+
     const sm = props.stateMachine;
     const fiveMin = { period: Duration.minutes(5), statistic: 'Sum' };
     const alarms: cloudwatch.Alarm[] = [
@@ -63,18 +74,16 @@ export class Monitoring extends Construct {
         }),
         'A scheduled run could not be started (message in the Scheduler dead-letter queue)',
       ),
+      // A run whose reports failed on the API side (e.g. a rejected secret) still succeeds as an
+      // execution: the Finalize metric makes it alarm too.
+      this.alarm(
+        'RunsNotSucceeded',
+        custom('runsNotSucceeded', 'Sum', Duration.minutes(5)),
+        'A report-exporter run finished partial or failed (see the manifest and the summary email)',
+      ),
     ];
     this.alarms = alarms;
 
-    const ns = props.metricsNamespace ?? 'ReportExporter';
-    const custom = (metricName: string, statistic = 'Sum') =>
-      new cloudwatch.Metric({
-        namespace: ns,
-        metricName,
-        dimensionsMap: { service: 'report-exporter' },
-        statistic,
-        period: Duration.hours(1),
-      });
     const hourly = { period: Duration.hours(1), statistic: 'Sum' };
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       widgets: [
