@@ -5,10 +5,13 @@
  * (Secrets Manager for the credentials, EventBridge → SQS for the completion event), all on loopback.
  * The files must be those `report-exporter run` writes for the same config and scheduled time.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliLog } from '#adapters/cli-log';
 import { createS3Sink } from '#adapters/s3-sink';
@@ -18,6 +21,7 @@ import { ExporterError } from '#core/errors';
 import { type Manifest, ManifestSchema } from '#core/manifest';
 import type { ExportStepResult, ReportOutcome, RunPlan } from '#core/run/types';
 import { type Simulator, startSimulator } from '#simulator/server';
+import { buildApp } from '../../infra/build-app';
 import { embedConfig } from '../../infra/stacks/exporter-stack';
 import { type LocalS3, startLocalS3 } from '../e2e/fauxqs';
 import { exampleConfig } from '../e2e/helpers';
@@ -27,6 +31,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const RUN = { scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' };
 const HANDLER_BUCKET = 'handler-exports';
 const CLI_BUCKET = 'cli-exports';
+const BUNDLE_BUCKET = 'bundle-exports';
 const REGION = 'eu-central-1';
 const PAYLOAD_LIMIT = 256 * 1024;
 
@@ -77,7 +82,10 @@ async function drainEvents(): Promise<Record<string, unknown>[]> {
 }
 
 /** The workflow as Step Functions runs it: each payload through JSON, loop on `continue`. */
-async function runWorkflow(budgetMs: number): Promise<{
+async function runWorkflow(
+  budgetMs: number,
+  h: Handlers = handlers,
+): Promise<{
   plan: RunPlan;
   outcomes: ReportOutcome[];
   continues: Record<string, number>;
@@ -90,14 +98,14 @@ async function runWorkflow(budgetMs: number): Promise<{
     largestPayload = Math.max(largestPayload, JSON.stringify(x).length);
     return x;
   };
-  const plan = through(await handlers.plan(size(RUN)));
+  const plan = through(await h.plan(size(RUN)));
   const continues: Record<string, number> = {};
   const outcomes: ReportOutcome[] = [];
   const context = { getRemainingTimeInMillis: () => budgetMs };
   for (const task of plan.tasks) {
     let input: unknown = { task };
     for (;;) {
-      const result = through(await handlers.export(size(input), context));
+      const result = through(await h.export(size(input), context));
       size(result);
       if (result.status === 'done') {
         outcomes.push(result.outcome);
@@ -107,7 +115,7 @@ async function runWorkflow(budgetMs: number): Promise<{
       input = result;
     }
   }
-  const finalized = await handlers.finalize(size({ plan, outcomes }));
+  const finalized = await h.finalize(size({ plan, outcomes }));
   return { plan, outcomes, continues, largestPayload, finalized };
 }
 
@@ -354,6 +362,51 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
     );
     for (const line of logLines) expect(line).not.toContain(sim.credentials.clientSecret);
   });
+
+  it('does the same from the bundles `cdk synth` deploys (ESM, embedded config, runtime-provided SDK)', async (ctx) => {
+    needMoto(ctx);
+    // Under the repo, so the SDK clients the bundles leave to the Lambda runtime resolve from node_modules.
+    const outdir = join(ROOT, 'cdk.out', `e2e-${process.pid}`);
+    try {
+      const { stack } = buildApp({ config, nag: false, appProps: { outdir } });
+      const template = Template.fromStack(stack).toJSON() as {
+        Resources: Record<
+          string,
+          { Type: string; Properties: { Description?: string; Code?: { S3Key: string } } }
+        >;
+      };
+      const bundle = async (what: string) => {
+        const fn = Object.values(template.Resources).find(
+          (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description?.includes(what),
+        );
+        const dir = `asset.${String(fn?.Properties.Code?.S3Key).replace(/\.zip$/, '')}`;
+        return (await import(pathToFileURL(join(outdir, dir, 'index.mjs')).href)) as { handler: never };
+      };
+      const bundled: Handlers = {
+        plan: (await bundle('plan a run')).handler,
+        export: (await bundle('export one report')).handler,
+        finalize: (await bundle('manifest, summary email')).handler,
+      };
+      process.env.BUCKET_NAME = BUNDLE_BUCKET; // read by each bundle's own sink on first use
+      await s3.createBucket(BUNDLE_BUCKET);
+      const run = await runWorkflow(1_000, bundled);
+      expect(run.continues.posts ?? 0).toBeGreaterThanOrEqual(2);
+      const keys = await listKeys(BUNDLE_BUCKET);
+      expect(keys.filter(notPart)).toEqual(cliKeys.filter(notPart));
+      const m = await manifestOf(BUNDLE_BUCKET, run.finalized.manifestKey);
+      expect(m.reports.map((r) => [r.reportId, r.status, r.rowCount, r.totals])).toEqual(
+        cliManifest.reports.map((r) => [r.reportId, r.status, r.rowCount, r.totals]),
+      );
+      for (const r of m.reports) {
+        expect(await csvRows(BUNDLE_BUCKET, keys, r.reportId)).toEqual(
+          await csvRows(CLI_BUCKET, cliKeys, r.reportId),
+        );
+      }
+    } finally {
+      process.env.BUCKET_NAME = HANDLER_BUCKET;
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('never writes the client secret into the bucket', async (ctx) => {
     needMoto(ctx);
