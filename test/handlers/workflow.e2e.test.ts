@@ -1,6 +1,7 @@
 /**
- * The three Lambda handlers end to end, in the workflow's order — Plan → Export (looping on
- * `continue`, with a time budget so small that every paged report really continues) → Finalize —
+ * The three Lambda handlers end to end, driven by the synthesized state machine definition (a small
+ * ASL interpreter, ./asl.ts) — Plan → Map → Export (looping on `continue`, with a time budget so
+ * small that every paged report really continues) → Finalize —
  * against the API simulator, an S3-protocol server (fauxqs), the SES emulator and moto_server
  * (Secrets Manager for the credentials, EventBridge → SQS for the completion event), all on loopback.
  * The files must be those `report-exporter run` writes for the same config and scheduled time.
@@ -25,6 +26,8 @@ import { buildApp } from '../../infra/build-app';
 import { embedConfig } from '../../infra/stacks/exporter-stack';
 import { type LocalS3, startLocalS3 } from '../e2e/fauxqs';
 import { exampleConfig } from '../e2e/helpers';
+import { definitionOf } from '../infra/synth';
+import { type Definition, type Invoke, runStates } from './asl';
 import { hasMoto, type LocalServer, MOTO_MISSING, startMoto, startSes } from './servers';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -50,6 +53,10 @@ let ses: LocalServer;
 let config: Config;
 let handlers: Handlers;
 let queueUrl = '';
+// Under the repo, so the SDK clients the bundles leave to the Lambda runtime resolve from node_modules.
+const outdir = join(ROOT, 'cdk.out', `e2e-${process.pid}`);
+let synthesized: Template;
+let definition: Definition;
 const savedEnv = { ...process.env };
 
 /** moto's SQS over its JSON protocol (no SQS client in this project's dependencies). */
@@ -81,7 +88,10 @@ async function drainEvents(): Promise<Record<string, unknown>[]> {
   }
 }
 
-/** The workflow as Step Functions runs it: each payload through JSON, loop on `continue`. */
+/**
+ * The synthesized state machine definition run by the ASL interpreter, its Tasks calling the handlers
+ * (each payload through JSON, as Step Functions passes it).
+ */
 async function runWorkflow(
   budgetMs: number,
   h: Handlers = handlers,
@@ -94,28 +104,26 @@ async function runWorkflow(
 }> {
   const through = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
   let largestPayload = 0;
-  const size = (x: unknown) => {
-    largestPayload = Math.max(largestPayload, JSON.stringify(x).length);
-    return x;
-  };
-  const plan = through(await h.plan(size(RUN)));
+  let plan: RunPlan | undefined;
   const continues: Record<string, number> = {};
   const outcomes: ReportOutcome[] = [];
   const context = { getRemainingTimeInMillis: () => budgetMs };
-  for (const task of plan.tasks) {
-    let input: unknown = { task };
-    for (;;) {
-      const result = through(await h.export(size(input), context));
-      size(result);
-      if (result.status === 'done') {
-        outcomes.push(result.outcome);
-        break;
-      }
-      continues[task.reportId] = (continues[task.reportId] ?? 0) + 1;
-      input = result;
+  const invoke: Invoke = async (resource, input) => {
+    largestPayload = Math.max(largestPayload, JSON.stringify(input).length);
+    let out: unknown;
+    if (resource.includes('Plan')) out = plan = await h.plan(input);
+    else if (resource.includes('Finalize')) out = await h.finalize(input);
+    else {
+      const result = await h.export(input, context);
+      if (result.status === 'done') outcomes.push(result.outcome);
+      else continues[result.task.reportId] = (continues[result.task.reportId] ?? 0) + 1;
+      out = result;
     }
-  }
-  const finalized = await h.finalize(size({ plan, outcomes }));
+    largestPayload = Math.max(largestPayload, JSON.stringify(out).length);
+    return through(out);
+  };
+  const finalized = (await runStates(definition, RUN, invoke)) as Awaited<ReturnType<Handlers['finalize']>>;
+  if (!plan) throw new Error('the workflow never planned');
   return { plan, outcomes, continues, largestPayload, finalized };
 }
 
@@ -199,6 +207,10 @@ beforeAll(async () => {
     }),
   );
 
+  // The app as deployed for this config: its state machine definition drives the workflow below.
+  synthesized = Template.fromStack(buildApp({ config, nag: false, appProps: { outdir } }).stack);
+  definition = definitionOf(synthesized) as unknown as Definition;
+
   // The same config the CDK app embeds in the bundles, through the same function.
   (globalThis as Record<string, unknown>).__REPORT_EXPORTER_CONFIG__ = embedConfig(config);
   handlers = {
@@ -236,6 +248,7 @@ afterAll(async () => {
   delete (globalThis as Record<string, unknown>).__REPORT_EXPORTER_CONFIG__;
   process.env = savedEnv;
   await Promise.all([sim?.close(), s3?.stop(), moto?.stop(), ses?.stop()]);
+  rmSync(outdir, { recursive: true, force: true });
 });
 
 describe('handlers end to end (Plan → Export loop → Finalize)', () => {
@@ -311,23 +324,30 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
     });
   });
 
-  it('turns a report caught by the Map into a failed manifest row and a partial run', async (ctx) => {
+  it("turns an Export step that throws into a failed manifest row (the Map's Catch) and a partial run", async (ctx) => {
     needMoto(ctx);
-    const outcomes = small.outcomes.map((o) =>
-      o.manifest.reportId === 'creators'
-        ? { failed: { reportId: 'creators', error: JSON.stringify({ Error: 'States.Timeout' }) } }
-        : o,
-    );
-    const out = await handlers.finalize({ plan: small.plan, outcomes });
-    expect(out.status).toBe('partial');
-    const m = await manifestOf(HANDLER_BUCKET, out.manifestKey);
+    const failing: Handlers = {
+      ...handlers,
+      export: async (input, context) => {
+        const { task } = input as { task: { reportId: string } };
+        if (task.reportId === 'creators') throw new Error('Task timed out after 900.00 seconds');
+        return handlers.export(input, context);
+      },
+    };
+    const run = await runWorkflow(15 * 60_000, failing);
+    expect(run.finalized.status).toBe('partial');
+    const m = await manifestOf(HANDLER_BUCKET, run.finalized.manifestKey);
     expect(m.reports.map((r) => [r.reportId, r.status])).toEqual([
       ['campaigns', 'succeeded'],
       ['creators', 'failed'],
       ['posts', 'succeeded'],
       ['platforms', 'succeeded'],
     ]);
-    expect(m.reports[1]).toMatchObject({ route: 'creators/performance', error: 'States.Timeout', files: [] });
+    expect(m.reports[1]).toMatchObject({
+      route: 'creators/performance',
+      error: 'Error: Task timed out after 900.00 seconds',
+      files: [],
+    });
   });
 
   it('still announces the written manifest when only the email failed, then fails the step', async (ctx) => {
@@ -365,11 +385,8 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
 
   it('does the same from the bundles `cdk synth` deploys (ESM, embedded config, runtime-provided SDK)', async (ctx) => {
     needMoto(ctx);
-    // Under the repo, so the SDK clients the bundles leave to the Lambda runtime resolve from node_modules.
-    const outdir = join(ROOT, 'cdk.out', `e2e-${process.pid}`);
     try {
-      const { stack } = buildApp({ config, nag: false, appProps: { outdir } });
-      const template = Template.fromStack(stack).toJSON() as {
+      const template = synthesized.toJSON() as {
         Resources: Record<
           string,
           { Type: string; Properties: { Description?: string; Code?: { S3Key: string } } }
@@ -404,7 +421,6 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
       }
     } finally {
       process.env.BUCKET_NAME = HANDLER_BUCKET;
-      rmSync(outdir, { recursive: true, force: true });
     }
   }, 120_000);
 
