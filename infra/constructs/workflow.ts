@@ -38,6 +38,7 @@ export class ExportWorkflow extends Construct {
       payloadResponseOnly: true,
       resultPath: '$.plan',
     });
+    planTask.addRetry({ ...retry, interval: Duration.seconds(5), maxAttempts: 3, backoffRate: 2 });
 
     const exportTask = new tasks.LambdaInvoke(this, 'Export', {
       lambdaFunction: props.export,
