@@ -245,6 +245,26 @@ describe('least privilege', () => {
     }
   });
 
+  it('lets Scheduler start only the state machine and write only to its DLQ', () => {
+    const sm = logicalId('WorkflowStateMachine', 'AWS::StepFunctions::StateMachine');
+    const dlq = logicalId('SchedulesDeadLetters', 'AWS::SQS::Queue');
+    expect(statementsOf('SchedulerRoleForTarget').map((st) => [st.Action, st.Resource])).toEqual([
+      ['states:StartExecution', `<${sm}>`],
+      ['sqs:SendMessage', `<${dlq}.Arn>`],
+    ]);
+  });
+
+  it('lets the state machine invoke only the three functions', () => {
+    const invokes = statementsOf('WorkflowStateMachineRole').filter(
+      (st) => st.Action === 'lambda:InvokeFunction',
+    );
+    const targets = invokes.flatMap((st) => list(st.Resource)).sort();
+    const fns = ['FunctionsExportFunction', 'FunctionsFinalizeFunction', 'FunctionsPlanFunction'].map((p) =>
+      logicalId(p, 'AWS::Lambda::Function'),
+    );
+    expect(targets).toEqual(fns.flatMap((f) => [`<${f}.Arn>`, `<${f}.Arn>:*`]).sort());
+  });
+
   it('uses no AWS managed policies on the Lambda roles', () => {
     for (const [id, role] of Object.entries(resourcesOf(s.template, 'AWS::IAM::Role'))) {
       if (id.startsWith('Functions')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
