@@ -14,7 +14,7 @@ import {
   type GetSecretValueCommandOutput,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ClientCredentials } from '#core/api/client';
 import { ExporterError } from '#core/errors';
 import { type Log, silentLog } from '#core/log';
@@ -35,7 +35,10 @@ export interface CredentialsProviderOptions {
 
 export const CREDENTIALS_TTL_MS = 5 * 60_000;
 
-const SecretSchema = z.object({ clientId: z.string().min(1), clientSecret: z.string().min(1) });
+const SecretSchema = z.object({
+  clientId: z.string().check(z.minLength(1)),
+  clientSecret: z.string().check(z.minLength(1)),
+});
 
 let sharedClient: SecretsManagerClient | null = null;
 const defaultClient = () => {

@@ -2,7 +2,7 @@
  * The run manifest (CONTRACT §4): written last, read by downstream jobs and by the next run's email
  * (for deltas). One zod schema; the type is derived from it.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const ColumnTypeSchema = z.enum(['string', 'int64', 'double', 'date', 'boolean']);
 export type ColumnType = z.infer<typeof ColumnTypeSchema>;
@@ -10,9 +10,9 @@ export type ColumnType = z.infer<typeof ColumnTypeSchema>;
 export const ManifestFileSchema = z.object({
   format: z.enum(['parquet', 'csv']),
   key: z.string(),
-  bytes: z.int().nonnegative(),
-  rows: z.int().nonnegative(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.int().check(z.nonnegative()),
+  rows: z.int().check(z.nonnegative()),
+  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
 });
 export type ManifestFile = z.infer<typeof ManifestFileSchema>;
 
@@ -22,13 +22,13 @@ export const ManifestReportSchema = z.object({
   reportId: z.string(),
   route: z.string(),
   status: ReportStatusSchema,
-  rowCount: z.int().nonnegative(),
-  pages: z.int().nonnegative(),
+  rowCount: z.int().check(z.nonnegative()),
+  pages: z.int().check(z.nonnegative()),
   columns: z.array(z.object({ name: z.string(), type: ColumnTypeSchema })),
   /** Sums of additive counters only; averages, rates, ratios, reach/frequency and ROI are absent. */
   totals: z.record(z.string(), z.number()),
   /** Plain words, secret-free; null when succeeded. */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   files: z.array(ManifestFileSchema),
 });
 export type ManifestReport = z.infer<typeof ManifestReportSchema>;

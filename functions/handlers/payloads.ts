@@ -4,7 +4,7 @@
  * call); Finalize takes the plan and the Map's results, where a report whose Export step failed
  * outright arrives as `{ failed: { reportId, error } }` (built by the Map's Catch) instead of an outcome.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Config } from '#core/config/schema';
 import type { ReportOutcome } from '#core/run/types';
 import {
@@ -19,7 +19,7 @@ export const PlanInputSchema = RunRequestSchema;
 
 export const ExportInputSchema = z.object({
   task: ReportTaskSchema,
-  checkpoint: ExportCheckpointSchema.nullish(),
+  checkpoint: z.nullish(ExportCheckpointSchema),
 });
 
 /** What the Map's Catch passes on: the report id and the caught error as JSON text. */

@@ -5,12 +5,14 @@
  *
  * The config is embedded in the bundle at synth time: esbuild `define` replaces
  * `__REPORT_EXPORTER_CONFIG__` with the validated config as base64 JSON (it holds the secret's *name*,
- * never a value). It is parsed again at cold start for its types and defaults. Run from source (the
- * handler tests), the same global is set on `globalThis` before the handlers are called.
+ * never a value). It is the output of the zod schema at synth (`infra/app.ts` validates and fills
+ * the defaults), so it is not parsed again here: that would pull zod's full build (≈ 450 KB) into every
+ * bundle, while the runtime payload schemas use `zod/mini`. Run from source (the handler tests), the
+ * same global is set on `globalThis` before the handlers are called.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { type Config, ConfigSchema } from '#core/config/schema';
+import type { Config } from '#core/config/schema';
 import type { Log, LogFields } from '#core/log';
 
 /** Replaced by esbuild `define` in the deployed bundle; a `globalThis` property when run from source. */
@@ -44,8 +46,16 @@ export function runtimeConfig(): Config {
     throw new Error('no embedded config: deploy the handlers with the CDK app (infra/), which embeds it');
   }
   const json: unknown = JSON.parse(Buffer.from(__REPORT_EXPORTER_CONFIG__, 'base64').toString('utf8'));
-  config = ConfigSchema.parse(json);
+  if (!isConfigShaped(json)) throw new Error('the embedded config is not a report-exporter config: redeploy');
+  config = json;
   return config;
+}
+
+/** A cheap shape check of the embedded (already validated) config. */
+function isConfigShaped(json: unknown): json is Config {
+  if (typeof json !== 'object' || json === null) return false;
+  const { api, output, schedules } = json as Partial<Record<keyof Config, unknown>>;
+  return typeof api === 'object' && api !== null && typeof output === 'object' && Array.isArray(schedules);
 }
 
 /** The value of a required environment variable (bucket name and the like; never a secret). */

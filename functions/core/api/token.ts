@@ -9,7 +9,7 @@
  * token that lives less than 10 minutes (test servers), the margin shrinks to half its lifetime so
  * it is still reused at all.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ExporterError } from '../errors';
 
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -17,7 +17,7 @@ export const DEFAULT_LIFETIME_MS = 12 * 60 * 60_000;
 const SKEWED_REUSE_MS = 60_000;
 
 /** The 200 body of the token route. */
-export const TokenResponseSchema = z.object({ jwt: z.string().min(1) });
+export const TokenResponseSchema = z.object({ jwt: z.string().check(z.minLength(1)) });
 
 export interface TokenManager {
   /** A token fresh enough to use now; fetches one (once, for all concurrent callers) when needed. */

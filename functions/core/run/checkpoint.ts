@@ -2,7 +2,7 @@
  * The export checkpoint's own shape (the workflow treats it as opaque JSON): everything a later step
  * needs to carry on exactly where the last one stopped.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ManifestFileSchema } from '../manifest';
 
 const KindSchema = z.enum(['null', 'string', 'int64', 'double', 'date', 'boolean']);
@@ -11,16 +11,16 @@ export const CheckpointStateSchema = z.object({
   version: z.literal(1),
   /** Cursor of the next page to fetch (never null: a finished export returns `done`). */
   cursor: z.string(),
-  nextPart: z.int().nonnegative(),
+  nextPart: z.int().check(z.nonnegative()),
   files: z.array(ManifestFileSchema),
-  pages: z.int().nonnegative(),
-  rows: z.int().nonnegative(),
+  pages: z.int().check(z.nonnegative()),
+  rows: z.int().check(z.nonnegative()),
   schema: z.object({
     fields: z.array(z.string()),
     metrics: z.array(z.string()),
     kinds: z.record(z.string(), KindSchema),
   }),
-  totals: z.record(z.string(), z.object({ mantissa: z.string(), scale: z.int().nonnegative() })),
+  totals: z.record(z.string(), z.object({ mantissa: z.string(), scale: z.int().check(z.nonnegative()) })),
   top: z.array(
     z.object({
       value: z.number(),

@@ -3,16 +3,16 @@
  * The same shapes flow through Step Functions (so they stay small: no rows except the summary's top N)
  * and through the CLI, which calls the same core functions in-process.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ManifestReportSchema, WindowSchema } from '../manifest';
 
 /** What EventBridge Scheduler (or the CLI) starts a run with. */
 export const RunRequestSchema = z.object({
-  scheduleId: z.string().min(1),
+  scheduleId: z.string().check(z.minLength(1)),
   /** ISO-8601 instant; from Scheduler's `<aws.scheduler.scheduled-time>`. */
   scheduledTime: z.iso.datetime({ offset: true }),
   /** Limit the run to these report ids (CLI `--report`); all when absent. */
-  reportIds: z.array(z.string()).optional(),
+  reportIds: z.optional(z.array(z.string())),
 });
 export type RunRequest = z.infer<typeof RunRequestSchema>;
 
