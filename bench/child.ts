@@ -8,6 +8,7 @@
  *   sink), exactly as `runSchedule` exports a run's reports.
  * - `fetch`: the same pages through the same client and concurrency, parsed and discarded.
  */
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createFsSink } from '#adapters/fs-sink';
 import { createApiClient } from '#core/api/client';
 import { validateConfig } from '#core/config/load';
@@ -65,6 +66,9 @@ const api = createApiClient({
 const sink = createFsSink(job.outDir);
 
 const cpu0 = process.cpuUsage();
+const elu0 = performance.eventLoopUtilization();
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
 const t0 = performance.now();
 let rows = 0;
 let pages = 0;
@@ -104,12 +108,18 @@ const results = await Promise.all(
 );
 const wallMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
+const elu = performance.eventLoopUtilization(elu0);
+delay.disable();
 await api.close();
 process.stdout.write(
   `${JSON.stringify({
     wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    /** Share of the wall time the event loop was busy (1 = never waiting for I/O). */
+    eventLoopBusy: elu.utilization,
+    /** 99th percentile of how late a 10 ms timer fired: how long the loop was blocked at a stretch. */
+    loopDelayP99Ms: delay.percentile(99) / 1e6,
     rows,
     pages,
     results,

@@ -14,7 +14,7 @@
  * so no TypeScript compiler runs inside a measured process.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,9 +72,21 @@ async function buildChildren() {
   });
 }
 
-/** Runs `node [flags] script arg`; resolves with its last stdout line parsed as JSON. */
-function runNode(script, arg, flags = [], { stdin = 'ignore', onLine } = {}) {
-  const child = spawn(process.execPath, [...flags, script, JSON.stringify(arg)], {
+/**
+ * CPU pinning (Linux taskset, ≥ 2 cores, BENCH_PIN≠0): the simulator gets the last core, the exporter
+ * and DuckDB the others, so the API stand-in does not compete with the process being measured (a real
+ * API runs elsewhere) — and the exporter runs on one core as on a Lambda of ≤ 1,769 MB.
+ */
+const PIN =
+  process.env.BENCH_PIN !== '0' && os.cpus().length >= 2 && existsSync('/usr/bin/taskset')
+    ? { sim: String(os.cpus().length - 1), work: os.cpus().length === 2 ? '0' : `0-${os.cpus().length - 2}` }
+    : null;
+
+/** Runs `node [flags] script arg` (pinned to `cores`); resolves with its last stdout line parsed as JSON. */
+function runNode(script, arg, flags = [], { stdin = 'ignore', onLine, cores = PIN?.work } = {}) {
+  const argv = [...flags, script, JSON.stringify(arg)];
+  const [cmd, cmdArgs] = cores ? ['/usr/bin/taskset', ['-c', cores, process.execPath, ...argv]] : [process.execPath, argv];
+  const child = spawn(cmd, cmdArgs, {
     cwd: ROOT,
     stdio: [stdin, 'pipe', 'pipe'],
   });
@@ -107,13 +119,15 @@ function startSim(postsPerDay, latencyMs) {
   return new Promise((res, rej) => {
     const { child, done } = runNode(join(DATA, 'bin', 'sim.mjs'), { postsPerDay, latencyMs }, [], {
       stdin: 'pipe',
+      cores: PIN?.sim,
       onLine: (line, c) => {
         const info = JSON.parse(line);
         res({
           ...info,
+          /** Stops it; resolves with the simulator's own CPU time. */
           stop: async () => {
             c.stdin.end();
-            await done;
+            return (await done).cpuMs;
           },
         });
       },
@@ -153,7 +167,7 @@ async function exporterRun(sim, mode, rows, tasks, flags = []) {
   const r = await runNode(join(DATA, 'bin', 'child.mjs'), job, flags).done;
   if (r.rows !== rows) throw new Error(`${mode}: expected ${rows} rows, got ${r.rows}`);
   log(
-    `${mode} rows=${r.rows} tasks=${tasks} ${flags.join(' ')} wall=${(r.wallMs / 1000).toFixed(2)}s cpu=${(r.cpuMs / 1000).toFixed(2)}s rss=${r.maxRssMiB.toFixed(0)}MiB`,
+    `${mode} rows=${r.rows} tasks=${tasks} ${flags.join(' ')} wall=${(r.wallMs / 1000).toFixed(2)}s cpu=${(r.cpuMs / 1000).toFixed(2)}s rss=${r.maxRssMiB.toFixed(0)}MiB loop-busy=${r.eventLoopBusy.toFixed(2)} delay-p99=${r.loopDelayP99Ms.toFixed(0)}ms`,
   );
   return { ...r, outDir };
 }
@@ -164,6 +178,8 @@ const stat = (runs) => ({
   rssMiB: median(runs.map((r) => r.maxRssMiB)),
   walls: runs.map((r) => r.wallMs / 1000),
   rsss: runs.map((r) => r.maxRssMiB),
+  busy: median(runs.map((r) => r.eventLoopBusy)),
+  delayMs: median(runs.map((r) => r.loopDelayP99Ms)),
   pages: runs[0]?.pages,
 });
 

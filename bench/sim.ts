@@ -19,5 +19,8 @@ const sim = await startSimulator({
 process.stdout.write(`${JSON.stringify({ baseUrl: sim.baseUrl, ...sim.credentials })}\n`);
 process.stdin.resume();
 process.stdin.on('end', () => {
+  const cpu = process.cpuUsage();
+  // the simulator's own CPU, so the results can show what serving cost outside the exporter
+  process.stdout.write(`${JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
   void sim.close().finally(() => process.exit(0));
 });

@@ -30,6 +30,8 @@ export function parsePage(text: string, label: string): ParsedPage {
       details: { label },
     });
   }
+  const fast = plainPage(json);
+  if (fast) return fast;
   const parsed = PageBodySchema.safeParse(json);
   if (!parsed.success) {
     // the issues name paths and expected types, never the values themselves
@@ -42,4 +44,23 @@ export function parsePage(text: string, label: string): ParsedPage {
   }
   const { data, nextCursor } = parsed.data;
   return { rows: Array.isArray(data) ? data : [data], nextCursor: nextCursor ? nextCursor : null };
+}
+
+/**
+ * The common case checked without zod (a hot path: zod re-validates and copies every row): an object
+ * whose `data` is an array of plain objects (or one plain object) and whose `nextCursor` is a string,
+ * null or absent. Anything else goes through the schema, which names what is wrong.
+ */
+function plainPage(json: unknown): ParsedPage | null {
+  if (!isRecord(json)) return null;
+  const { data, nextCursor } = json;
+  if (!(nextCursor === undefined || nextCursor === null || typeof nextCursor === 'string')) return null;
+  const cursor = nextCursor ? nextCursor : null;
+  if (!Array.isArray(data)) return isRecord(data) ? { rows: [data], nextCursor: cursor } : null;
+  for (const row of data) if (!isRecord(row)) return null;
+  return { rows: data as ApiRow[], nextCursor: cursor };
+}
+
+function isRecord(value: unknown): value is ApiRow {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

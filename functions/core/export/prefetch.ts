@@ -1,27 +1,39 @@
 /**
- * Reads one item ahead of the consumer: while the caller encodes page N, page N+1 is already being
- * fetched. Exactly one request is ever ahead, so memory stays at two pages. When the consumer stops
- * early, `onStop` runs (the caller aborts the in-flight request with it) and the source is closed
- * without waiting for that request.
+ * Reads up to `depth` items ahead of the consumer: while the caller encodes page N, pages N+1… are
+ * already being fetched (one after another — cursor paging is sequential), so fetching goes on while
+ * a row group is being encoded. Back-pressure: no more than `depth` pages are ever requested beyond
+ * what the consumer has taken, so memory stays at `depth + 1` pages. When the consumer stops early,
+ * `onStop` runs (the caller aborts the in-flight request with it) and the source is closed without
+ * waiting for that request.
  */
-export async function* prefetchOne<T>(source: AsyncIterable<T>, onStop: () => void): AsyncGenerator<T> {
+/** Pages read ahead per report by the export step (bench/RESULTS.md, docs/performance.md). */
+export const PAGES_AHEAD = 4;
+
+export async function* readAhead<T>(
+  source: AsyncIterable<T>,
+  depth: number,
+  onStop: () => void,
+): AsyncGenerator<T> {
   const it = source[Symbol.asyncIterator]();
   // A prefetched page may fail while the consumer is busy; mark it handled now, rethrow on await.
+  // An async generator queues next() calls and answers them in order, so `depth` of them may wait.
   const ahead = () => {
     const p = it.next();
     p.catch(() => undefined);
     return p;
   };
-  let next = ahead();
+  const queue = Array.from({ length: Math.max(1, depth) }, ahead);
   let finished = false;
   try {
     for (;;) {
+      const next = queue.shift();
+      if (next === undefined) return;
       const result = await next;
       if (result.done) {
         finished = true;
         return;
       }
-      next = ahead();
+      queue.push(ahead());
       yield result.value;
     }
   } finally {
@@ -30,4 +42,9 @@ export async function* prefetchOne<T>(source: AsyncIterable<T>, onStop: () => vo
       void Promise.resolve(it.return?.()).catch(() => undefined);
     }
   }
+}
+
+/** One page ahead (the consumer encodes page N while page N+1 is fetched). */
+export function prefetchOne<T>(source: AsyncIterable<T>, onStop: () => void): AsyncGenerator<T> {
+  return readAhead(source, 1, onStop);
 }

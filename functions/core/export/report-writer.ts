@@ -10,7 +10,6 @@ import type { CheckpointState } from '../run/checkpoint';
 import type { SummaryRow } from '../run/types';
 import type { Sink } from '../sink';
 import type { ColumnDef } from './columns';
-import { flattenRow } from './flatten';
 import type { Format } from './keys';
 import { PartSet } from './parts';
 import { RowGroupBuffer } from './rowgroup';
@@ -63,7 +62,7 @@ export class ReportWriter {
 
   /** Buffers a row; writes the row group when it is full (or would overfill the open part). */
   async add(row: ApiRow): Promise<void> {
-    this.group.add(flattenRow(row));
+    this.group.addRow(row);
     this.rows += 1;
     const room = Math.min(this.o.rowGroupRows, this.o.maxRowsPerPart - this.parts.openRows);
     if (this.group.rows >= room) await this.flush();

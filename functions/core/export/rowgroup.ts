@@ -1,45 +1,69 @@
 /**
  * The row group being buffered: one array of cells per column (columnar, as the Parquet writer wants
- * it), filled as rows arrive. A column first seen at row k is back-filled with k nulls, and a column a
- * row lacks gets a null, so every column always has `rows` cells.
+ * it), filled as rows arrive. Rows are flattened straight into the column arrays (no per-row maps). A
+ * column first seen at row k is back-filled with k nulls, and a column a row lacks gets a null, so
+ * every column has `rows` cells whenever it is read (the padding happens once, on first read).
  */
+import type { ApiRow } from '../api/types';
 import { type Kind, kindOfColumn } from './columns';
-import type { Cell, FlatRow } from './flatten';
+import { type Cell, type CellSink, flattenRowInto } from './flatten';
 
-export class RowGroupBuffer {
+export class RowGroupBuffer implements CellSink {
   rows = 0;
   /** Insertion order = first-seen order within this group. */
   readonly fields = new Map<string, Cell[]>();
   readonly metrics = new Map<string, Cell[]>();
+  private padded = 0;
 
-  add(row: FlatRow): void {
-    put(this.fields, row.fields, this.rows);
-    put(this.metrics, row.metrics, this.rows);
+  /** Flattens one API row into the columns. */
+  addRow(row: ApiRow): void {
+    flattenRowInto(row, this);
     this.rows += 1;
+  }
+
+  field(name: string, value: Cell): void {
+    put(this.fields, name, value, this.rows);
+  }
+
+  metric(name: string, value: Cell): void {
+    put(this.metrics, name, value, this.rows);
   }
 
   /** The cells of a column (fields first, then metrics), or undefined when no row had it. */
   cells(name: string, metric: boolean): Cell[] | undefined {
+    this.pad();
     return (metric ? this.metrics : this.fields).get(name);
   }
 
   /** The inferred kind of every column in this group, keyed by column name. */
   kinds(): Map<string, Kind> {
+    this.pad();
     const out = new Map<string, Kind>();
     for (const [name, cells] of this.fields) out.set(name, kindOfColumn(cells));
     for (const [name, cells] of this.metrics) out.set(name, kindOfColumn(cells));
     return out;
   }
+
+  /** Every column gets `rows` cells (nulls for rows that lacked it). */
+  private pad(): void {
+    if (this.padded === this.rows) return;
+    for (const cells of this.fields.values()) while (cells.length < this.rows) cells.push(null);
+    for (const cells of this.metrics.values()) while (cells.length < this.rows) cells.push(null);
+    this.padded = this.rows;
+  }
 }
 
-function put(columns: Map<string, Cell[]>, values: ReadonlyMap<string, Cell>, rowIndex: number): void {
-  for (const [name, value] of values) {
-    let cells = columns.get(name);
-    if (cells === undefined) {
-      cells = new Array<Cell>(rowIndex).fill(null);
-      columns.set(name, cells);
-    }
-    cells.push(value);
+function put(columns: Map<string, Cell[]>, name: string, value: Cell, row: number): void {
+  let cells = columns.get(name);
+  if (cells === undefined) {
+    cells = [];
+    columns.set(name, cells);
   }
-  for (const cells of columns.values()) if (cells.length === rowIndex) cells.push(null);
+  if (cells.length > row) {
+    // the same flattened name twice in one row: the last value wins
+    cells[row] = value;
+    return;
+  }
+  while (cells.length < row) cells.push(null);
+  cells.push(value);
 }

@@ -16,7 +16,7 @@ import type { Config } from '../config/schema';
 import { describeError } from '../errors';
 import type { Format } from '../export/keys';
 import { partitionPrefix, successKey } from '../export/keys';
-import { prefetchOne } from '../export/prefetch';
+import { PAGES_AHEAD, readAhead } from '../export/prefetch';
 import { ReportWriter } from '../export/report-writer';
 import type { ManifestReport } from '../manifest';
 import { type CheckpointState, CheckpointStateSchema } from './checkpoint';
@@ -81,7 +81,7 @@ export async function exportReportStep(
       cursor: resumed?.cursor ?? null,
       signal: controller.signal,
     });
-    for await (const page of prefetchOne(source, () => controller.abort())) {
+    for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
       for (const row of page.rows) await writer.add(row);
       pages += 1;
       progress(false);
