@@ -3,7 +3,7 @@
  * array of row objects or one row object; `nextCursor` a string, null, or absent. Anything else is
  * API_BAD_RESPONSE — the rows are untrusted and checked only as far as the exporter relies on them.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ExporterError } from '../errors';
 import type { ApiRow } from './types';
 
@@ -11,7 +11,7 @@ const RowSchema = z.record(z.string(), z.unknown());
 
 export const PageBodySchema = z.looseObject({
   data: z.union([z.array(RowSchema), RowSchema]),
-  nextCursor: z.string().nullish(),
+  nextCursor: z.nullish(z.string()),
 });
 
 export interface ParsedPage {
