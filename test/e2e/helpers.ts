@@ -115,7 +115,7 @@ export async function readBackSummary(source: string, m: ManifestReport): Promis
     .filter((c) => c.type === 'int64' || c.type === 'double');
   const sums = metrics.map(
     (c) =>
-      (c.type === 'int64' ? `sum(${q(c.name)})::VARCHAR` : `sum(${q(c.name)})::VARCHAR`) + ` AS ${q(c.name)}`,
+      `${c.type === 'int64' ? `sum(${q(c.name)})::VARCHAR` : `sum(${q(c.name)})::VARCHAR`} AS ${q(c.name)}`,
   );
   const [agg] = await duckQuery(
     `SELECT count(*)::VARCHAR AS n${sums.length ? `, ${sums.join(', ')}` : ''} FROM ${source}`,

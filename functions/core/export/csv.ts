@@ -4,11 +4,8 @@
  * that arrived as a string) starting with `=`, `+`, `-`, `@`, tab or CR gets a leading `'`. Numbers,
  * booleans and dates are never touched, so `-5` stays a number a spreadsheet can sum.
  */
-import type { Window } from '../manifest';
-import { columnCells } from './cells';
 import type { ColumnDef } from './columns';
 import type { Cell } from './flatten';
-import type { RowGroupBuffer } from './rowgroup';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
