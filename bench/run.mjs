@@ -14,7 +14,7 @@
  * so no TypeScript compiler runs inside a measured process.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,7 @@ const DAYS = 8;
 const TASKS = 4;
 const S = smoke
   ? { big: 8_000, small: 800, pageSize: 200, latencyMs: 100, heapMiB: 256 }
-  : { big: 1_000_000, small: 100_000, pageSize: 1000, latencyMs: 100, heapMiB: 921 };
+  : { big: 1_000_000, small: 100_000, pageSize: 500, latencyMs: 100, heapMiB: 921 };
 const CONCURRENCY = 4;
 const METRICS = [
   'likes',
@@ -85,7 +85,9 @@ const PIN =
 /** Runs `node [flags] script arg` (pinned to `cores`); resolves with its last stdout line parsed as JSON. */
 function runNode(script, arg, flags = [], { stdin = 'ignore', onLine, cores = PIN?.work } = {}) {
   const argv = [...flags, script, JSON.stringify(arg)];
-  const [cmd, cmdArgs] = cores ? ['/usr/bin/taskset', ['-c', cores, process.execPath, ...argv]] : [process.execPath, argv];
+  const [cmd, cmdArgs] = cores
+    ? ['/usr/bin/taskset', ['-c', cores, process.execPath, ...argv]]
+    : [process.execPath, argv];
   const child = spawn(cmd, cmdArgs, {
     cwd: ROOT,
     stdio: [stdin, 'pipe', 'pipe'],
@@ -217,6 +219,41 @@ async function memory(rows, flags, keepLast = false) {
   return { ...stat(runs), outDir: runs.at(-1)?.outDir };
 }
 
+/** One single-report export under --cpu-prof (not timed): the top frames by self time. */
+async function profile(rows) {
+  const sim = await startSim(rows / DAYS, 0);
+  const dir = join(DATA, 'prof');
+  rmSync(dir, { recursive: true, force: true });
+  try {
+    const r = await exporterRun(sim, 'export', rows, 1, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    rmSync(r.outDir, { recursive: true, force: true });
+  } finally {
+    await sim.stop();
+  }
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  const p = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  let total = 0;
+  p.samples.forEach((id, i) => {
+    const t = p.timeDeltas[i] ?? 0;
+    const f = byId.get(id).callFrame;
+    const where = f.url
+      ? ` (${f.url.includes('/node_modules/') ? f.url.replace(/.*node_modules\//, '').split('/')[0] : f.url.split('/').pop()})`
+      : '';
+    const key = `${f.functionName || '(anonymous)'}${where}`;
+    self.set(key, (self.get(key) ?? 0) + t);
+    total += t;
+  });
+  return {
+    totalS: total / 1e6,
+    top: [...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([k, t]) => [k, t / 1e6]),
+  };
+}
+
 async function duck(outDir) {
   const glob = join(outDir, 'exports', 'bench', 'posts-0', 'parquet', '*', '*.parquet');
   const r = await runNode(join(HERE, 'duck.mjs'), {
@@ -259,8 +296,10 @@ async function main() {
   log('duckdb');
   const dk = await duck(memBig.outDir);
   rmSync(memBig.outDir, { recursive: true, force: true });
+  log('profile');
+  const prof = await profile(S.big);
   log('lambda bundles');
-  const lambda = await lambdaFigures({ root: ROOT, outDir: join(DATA, 'lambda'), runs: Math.max(RUNS, 5) });
+  const lambda = await lambdaFigures({ root: ROOT, outDir: join(DATA, 'lambda'), runs: smoke ? RUNS : Math.max(RUNS, 5) });
   const load1 = os.loadavg();
 
   const ioRatio = io.export.wallS / io.fetch.wallS;
@@ -291,6 +330,8 @@ async function main() {
     '',
     '## Summary',
     '',
+    `CPU pinning: ${PIN ? `simulator on core ${PIN.sim}, exporter and DuckDB on core ${PIN.work} (taskset)` : 'none'}.`,
+    '',
     '| figure | value | goal | |',
     '|---|---|---|---|',
     `| I/O-bound: export ÷ fetch+parse, wall (${S.latencyMs} ms a page) | ${f2(ioRatio)} | ≤ 1.10 | ${ok(ioRatio <= 1.1)} |`,
@@ -301,11 +342,11 @@ async function main() {
     '',
     '## I/O-bound (simulator latency per page)',
     '',
-    '| | wall s (median) | runs | exporter CPU s | peak RSS |',
-    '|---|---|---|---|---|',
-    `| fetch+parse, rows discarded | ${f2(io.fetch.wallS)} | ${io.fetch.walls.map(f1).join(', ')} | ${f2(io.fetch.cpuS)} | ${mib(io.fetch.rssMiB)} |`,
-    `| full export (Parquet + CSV) | ${f2(io.export.wallS)} | ${io.export.walls.map(f1).join(', ')} | ${f2(io.export.cpuS)} | ${mib(io.export.rssMiB)} |`,
-    `| **ratio export ÷ fetch+parse** | **${f2(ioRatio)}** | | | |`,
+    '| | wall s (median) | runs | exporter CPU s | peak RSS | event loop busy | loop delay p99 |',
+    '|---|---|---|---|---|---|---|',
+    `| fetch+parse, rows discarded | ${f2(io.fetch.wallS)} | ${io.fetch.walls.map(f1).join(', ')} | ${f2(io.fetch.cpuS)} | ${mib(io.fetch.rssMiB)} | ${f2(io.fetch.busy)} | ${f1(io.fetch.delayMs)} ms |`,
+    `| full export (Parquet + CSV) | ${f2(io.export.wallS)} | ${io.export.walls.map(f1).join(', ')} | ${f2(io.export.cpuS)} | ${mib(io.export.rssMiB)} | ${f2(io.export.busy)} | ${f1(io.export.delayMs)} ms |`,
+    `| **ratio export ÷ fetch+parse** | **${f2(ioRatio)}** | | | | | |`,
     '',
     '## CPU-bound (no latency)',
     '',
@@ -332,6 +373,16 @@ async function main() {
     '## Lambda bundles',
     '',
     ...lambda.table,
+    '',
+    `## CPU profile: one ${big}-row export (\`--cpu-prof\`, top frames by self time)`,
+    '',
+    `Total sampled ${f1(prof.totalS)} s (includes idle time waiting for pages). The bundled child is not minified, so names are the source's; the file in brackets is the bundle or the library.`,
+    '',
+    '| frame | self s | share |',
+    '|---|---|---|',
+    ...prof.top.map(
+      ([k, t]) => `| ${k.replaceAll('|', '\\|')} | ${f2(t)} | ${f1((100 * t) / prof.totalS)} % |`,
+    ),
     '',
   ];
   mkdirSync(dirname(OUT), { recursive: true });
