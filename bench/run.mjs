@@ -292,14 +292,20 @@ async function main() {
   log('memory: single report');
   const memSmall = await memory(S.small, []);
   const memBig = await memory(S.big, [], true);
-  const memCapped = await memory(S.big, [`--max-old-space-size=${S.heapMiB}`]);
+  const heapFlag = [`--max-old-space-size=${S.heapMiB}`];
+  const memSmallCapped = await memory(S.small, heapFlag);
+  const memCapped = await memory(S.big, heapFlag);
   log('duckdb');
   const dk = await duck(memBig.outDir);
   rmSync(memBig.outDir, { recursive: true, force: true });
   log('profile');
   const prof = await profile(S.big);
   log('lambda bundles');
-  const lambda = await lambdaFigures({ root: ROOT, outDir: join(DATA, 'lambda'), runs: smoke ? RUNS : Math.max(RUNS, 5) });
+  const lambda = await lambdaFigures({
+    root: ROOT,
+    outDir: join(DATA, 'lambda'),
+    runs: smoke ? RUNS : Math.max(RUNS, 5),
+  });
   const load1 = os.loadavg();
 
   const ioRatio = io.export.wallS / io.fetch.wallS;
@@ -307,6 +313,8 @@ async function main() {
   const cpuRatio = writeS / dk.wallS;
   const writeCpuS = cpu.export.cpuS - cpu.fetch.cpuS;
   const growth = memBig.rssMiB / memSmall.rssMiB - 1;
+  const growthCapped = memCapped.rssMiB / memSmallCapped.rssMiB - 1;
+  const pct = (g) => `${g >= 0 ? '+' : ''}${f1(g * 100)} %`;
   const big = fmtRows(S.big);
   const small = fmtRows(S.small);
   const cpus = os.cpus();
@@ -337,7 +345,7 @@ async function main() {
     `| I/O-bound: export ÷ fetch+parse, wall (${S.latencyMs} ms a page) | ${f2(ioRatio)} | ≤ 1.10 | ${ok(ioRatio <= 1.1)} |`,
     `| CPU-bound: (export − fetch+parse) ÷ DuckDB COPY, wall | ${f2(cpuRatio)} | ≤ 1.0 | ${ok(cpuRatio <= 1)} |`,
     `| Memory: peak RSS ${big} vs ${small} rows (default heap) | ${mib(memBig.rssMiB)} vs ${mib(memSmall.rssMiB)} (${growth >= 0 ? '+' : ''}${f1(growth * 100)} %) | within 10 %, ≤ 512 MiB | ${ok(growth <= 0.1 && memBig.rssMiB <= 512)} |`,
-    `| Memory: peak RSS ${big} rows, --max-old-space-size=${S.heapMiB} | ${mib(memCapped.rssMiB)} | ≤ 512 MiB | ${ok(memCapped.rssMiB <= 512)} |`,
+    `| Memory: peak RSS ${big} vs ${small} rows, --max-old-space-size=${S.heapMiB}${smoke ? '' : ' (Lambda 1,024 MB)'} | ${mib(memCapped.rssMiB)} vs ${mib(memSmallCapped.rssMiB)} (${pct(growthCapped)}) | within 10 %, ≤ 512 MiB | ${ok(growthCapped <= 0.1 && memCapped.rssMiB <= 512)} |`,
     ...lambda.summary.map((l) => `| ${l.label} | ${l.value} | ${l.goal} | ${ok(l.met)} |`),
     '',
     '## I/O-bound (simulator latency per page)',
@@ -366,9 +374,10 @@ async function main() {
     '|---|---|---|---|---|---|',
     `| ${small} | (default) | ${mib(memSmall.rssMiB)} | ${memSmall.rsss.map(Math.round).join(', ')} | ${f2(memSmall.wallS)} | ${f2(memSmall.cpuS)} |`,
     `| ${big} | (default) | ${mib(memBig.rssMiB)} | ${memBig.rsss.map(Math.round).join(', ')} | ${f2(memBig.wallS)} | ${f2(memBig.cpuS)} |`,
+    `| ${small} | --max-old-space-size=${S.heapMiB} | ${mib(memSmallCapped.rssMiB)} | ${memSmallCapped.rsss.map(Math.round).join(', ')} | ${f2(memSmallCapped.wallS)} | ${f2(memSmallCapped.cpuS)} |`,
     `| ${big} | --max-old-space-size=${S.heapMiB} | ${mib(memCapped.rssMiB)} | ${memCapped.rsss.map(Math.round).join(', ')} | ${f2(memCapped.wallS)} | ${f2(memCapped.cpuS)} |`,
     '',
-    `Peak RSS is \`process.resourceUsage().maxRSS\` of the exporter child (whole process, module loading included). Throughput of the single-report ${big} run: ${Math.round(S.big / memBig.wallS).toLocaleString('en')} rows/s.`,
+    `--max-old-space-size=${S.heapMiB} is 90 % of a 1,024 MB function, the share the Node.js Lambda runtime is understood to give the old space (assumed, not measured on Lambda). Peak RSS is \`process.resourceUsage().maxRSS\` of the exporter child (whole process, module loading included). Throughput of the single-report ${big} run: ${Math.round(S.big / memBig.wallS).toLocaleString('en')} rows/s.`,
     '',
     '## Lambda bundles',
     '',

@@ -43,7 +43,7 @@ describe('bench smoke mode', () => {
     expect(text).toMatch(summaryRow('I/O-bound: export ÷ fetch\\+parse'));
     expect(text).toMatch(summaryRow('CPU-bound: \\(export − fetch\\+parse\\) ÷ DuckDB'));
     expect(text).toMatch(summaryRow('Memory: peak RSS 8k vs 800 rows'));
-    expect(text).toMatch(summaryRow('Memory: peak RSS 8k rows, --max-old-space-size='));
+    expect(text).toMatch(summaryRow('Memory: peak RSS 8k vs 800 rows, --max-old-space-size='));
     for (const variant of ['sdk-external', 'sdk-bundled']) {
       expect(text).toMatch(summaryRow(`Lambda: export[^|]*bundle size, ${variant}`));
       expect(text).toMatch(summaryRow(`Lambda: slowest cold init, ${variant}`));
@@ -55,7 +55,7 @@ describe('bench smoke mode', () => {
         text.match(new RegExp(`^\\| ${label} \\| ${NUMBER} \\| ${NUMBER}, ${NUMBER}, ${NUMBER} \\|`, 'gm')),
       ).toHaveLength(2);
     expect(text).toMatch(new RegExp(`^\\| DuckDB \`COPY t TO[^|]*8,000 rows[^|]*\\| ${NUMBER} \\|`, 'm'));
-    expect(text.match(/^\| (800|8k) \| [^|]+ \| \d+ MiB \| \d+, \d+, \d+ \|/gm)).toHaveLength(3);
+    expect(text.match(/^\| (800|8k) \| [^|]+ \| \d+ MiB \| \d+, \d+, \d+ \|/gm)).toHaveLength(4);
     expect(text).toMatch(/^\| export[^|]* \| external \(runtime SDK[^|]*\) \| \d+ KiB \| \d+ \|/m);
     expect(text).toMatch(/^\| export[^|]* \| bundled \(nothing external\) \| \d+ KiB \| \d+ \|/m);
     expect(text).toContain('## CPU profile');
