@@ -1,9 +1,35 @@
 /**
- * The process's one undici Agent for the Reporting API: explicit connect/headers/body timeouts and a
- * connection cap equal to the API concurrency. Created lazily on first use (so importing this file
- * opens nothing) and kept for the life of the process — a warm Lambda reuses its sockets.
+ * HTTP for the API client on the undici package (`#http` everywhere but in the Lambda bundles, which
+ * resolve `#http` to `./http-fetch` through the `lambda` condition): the process's one undici Agent
+ * with explicit connect/headers/body timeouts and a connection cap equal to the API concurrency.
+ * Created lazily on first use (so importing this file opens nothing) and kept for the life of the
+ * process.
  */
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
+import type { Http, HttpOptions } from './http-types';
+
+/** One request, the whole body read: what the client's transport needs. */
+export function createHttp(options: HttpOptions): Http {
+  const dispatcher = () =>
+    options.dispatcher ?? getHttpAgent({ connections: options.connections, timeoutMs: options.timeoutMs });
+  return {
+    async send(req) {
+      const res = await request(req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        dispatcher: dispatcher(),
+        signal: req.signal,
+      });
+      // the body is read inside the caller's timeout: a stalled body is a timeout too
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: res.headers, text };
+    },
+    async close() {
+      if (options.dispatcher === undefined) await closeHttpAgent();
+    },
+  };
+}
 
 export interface HttpAgentOptions {
   /** Connections per origin; matches `api.concurrency` so no request queues inside undici. */

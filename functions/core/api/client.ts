@@ -1,5 +1,5 @@
 /**
- * The Reporting API v2 client (CONTRACT §1) on undici. It wires the small parts of this folder:
+ * The Reporting API v2 client (CONTRACT §1) on undici (Node's built-in fetch in the Lambdas; `#http`). It wires the small parts of this folder:
  * query (array formats, encoding), token (reuse, shared refresh), retry (policy, backoff, deadline),
  * errors (status → code and message), paginate (the paging loop), limiter (requests in flight).
  *
@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { closeHttpAgent, getHttpAgent } from '#adapters/http';
+import { createHttp } from '#http';
 import { ExporterError } from '../errors';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
@@ -80,15 +80,18 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   const arrayFormat = options.arrayFormat ?? 'repeat';
   const pageSize = options.pageSize ?? 500;
   const redactor = createRedactor();
-  const dispatcher = () =>
-    options.dispatcher ?? getHttpAgent({ connections: concurrency, timeoutMs: Math.max(timeoutMs, 1) });
+  const http = createHttp({
+    connections: concurrency,
+    timeoutMs: Math.max(timeoutMs, 1),
+    ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
+  });
   // near the deadline an attempt gets only the time that is left (but at least a second to try)
   const attemptTimeoutMs = () => {
     const left = options.deadlineMs?.();
     return left === undefined ? timeoutMs : Math.min(timeoutMs, Math.max(MIN_ATTEMPT_MS, left));
   };
   const send = createTransport({
-    dispatcher,
+    http,
     limiter: createLimiter(concurrency),
     timeoutMs: attemptTimeoutMs,
   });
@@ -199,7 +202,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       }
     },
     async close() {
-      if (options.dispatcher === undefined) await closeHttpAgent();
+      await http.close();
     },
   };
 }

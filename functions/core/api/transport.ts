@@ -1,10 +1,10 @@
 /**
- * One HTTP attempt: takes a slot of the client's limiter, sends with undici under a total per-request
+ * One HTTP attempt: takes a slot of the client's limiter, sends through `#http` under a total per-request
  * timeout (headers and body), reads the whole body, and turns transport failures (resets, timeouts)
  * into a RetryableFailure. Statuses are left to the caller. A caller's own abort is passed through
  * untouched and never retried.
  */
-import { type Dispatcher, request } from 'undici';
+import type { Http } from '#adapters/http-types';
 import type { Limiter } from './limiter';
 import { networkError, networkFailureKind } from './network';
 import { RetryableFailure } from './retry';
@@ -26,7 +26,7 @@ export interface Received {
 }
 
 export interface TransportOptions {
-  readonly dispatcher: () => Dispatcher;
+  readonly http: Http;
   readonly limiter: Limiter;
   /** The timeout of an attempt starting now (the client shortens it near its deadline). */
   readonly timeoutMs: () => number;
@@ -52,16 +52,13 @@ export function createTransport(options: TransportOptions): Transport {
       req.signal?.addEventListener('abort', onAbort, { once: true });
       try {
         req.signal?.throwIfAborted();
-        const res = await request(req.url, {
+        return await options.http.send({
           method: req.method,
+          url: req.url,
           headers: req.headers,
-          body: req.body,
-          dispatcher: options.dispatcher(),
+          ...(req.body !== undefined ? { body: req.body } : {}),
           signal: controller.signal,
         });
-        // the body is read inside the same timeout: a stalled body is a timeout too
-        const text = await res.body.text();
-        return { status: res.statusCode, headers: res.headers, text };
       } catch (err: unknown) {
         if (req.signal?.aborted) throw err;
         const kind = controller.signal.aborted ? 'timeout' : networkFailureKind(err);
