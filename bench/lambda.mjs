@@ -50,16 +50,19 @@ function configDefine(root) {
 function variants(root) {
   const infraFile = join(root, 'infra', 'constructs', 'exporter-function.ts');
   const text = existsSync(infraFile) ? readFileSync(infraFile, 'utf8') : '';
-  const list = text.match(/RUNTIME_PROVIDED\s*=\s*\[([^\]]*)\]/)?.[1];
-  const infraExternal = list ? [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]) : null;
+  const list = text.match(/RUNTIME_PROVIDED(?::[^=]*)?\s*=\s*\[([^\]]*)\]/)?.[1];
+  const infraExternal = list !== undefined ? [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]) : null;
   const sourceMaps = /sourceMap:\s*true/.test(text) && /--enable-source-maps/.test(text);
+  // the import conditions infra bundles with (`lambda` picks the fetch-based HTTP adapter)
+  const conditions = text.match(/BUNDLE_CONDITIONS\s*=\s*'([^']*)'/)?.[1]?.split(',') ?? [];
   return [
     ...(infraExternal
       ? [
           {
             id: 'infra',
-            label: `as infra (external: ${infraExternal.join(', ')}${sourceMaps ? '; source maps on' : ''})`,
+            label: `as infra (external: ${infraExternal.join(', ') || 'none'}; conditions: ${conditions.join(',') || 'default'}${sourceMaps ? '; source maps on' : ''})`,
             external: infraExternal,
+            conditions,
             sourceMaps,
           },
         ]
@@ -68,9 +71,10 @@ function variants(root) {
       id: 'sdk-external',
       label: 'external (runtime SDK: @aws-sdk/*, @smithy/*)',
       external: ['@aws-sdk/*', '@smithy/*'],
+      conditions,
       sourceMaps: false,
     },
-    { id: 'sdk-bundled', label: 'bundled (nothing external)', external: [], sourceMaps: false },
+    { id: 'sdk-bundled', label: 'bundled (nothing external)', external: [], conditions, sourceMaps: false },
   ];
 }
 
@@ -88,6 +92,7 @@ async function bundle(entry, outfile, variant, root) {
     minify: true,
     mainFields: ['module', 'main'],
     external: variant.external,
+    ...(variant.conditions.length > 0 ? { conditions: variant.conditions } : {}),
     banner: { js: BANNER },
     logLevel: 'error',
   });
