@@ -383,7 +383,7 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
     for (const line of logLines) expect(line).not.toContain(sim.credentials.clientSecret);
   });
 
-  it('does the same from the bundles `cdk synth` deploys (ESM, embedded config, runtime-provided SDK)', async (ctx) => {
+  it('does the same from the bundles `cdk synth` deploys (ESM, embedded config, fetch-based HTTP, bundled SDK)', async (ctx) => {
     needMoto(ctx);
     try {
       const template = synthesized.toJSON() as {

@@ -43,7 +43,7 @@ interface Template {
 }
 
 describe('cdk synth -c config=reports.yaml', () => {
-  // Inside the repo, so the bundles' runtime-provided SDK clients resolve from node_modules when loaded.
+  // Inside the repo, so any module left external would resolve from node_modules when loaded.
   const outdir = join(ROOT, 'cdk.out', `test-${process.pid}`);
   let result: ReturnType<typeof synth>;
   let template: Template;
