@@ -3,12 +3,12 @@
  * product reaches any endpoint: through the SDK's own AWS_ENDPOINT_URL_SECRETS_MANAGER.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentialsProvider } from '#adapters/credentials';
 import { isExporterError } from '#core/errors';
+import { freePort } from '../support/ports';
 
 const hasMoto = spawnSync('sh', ['-c', 'command -v moto_server'], { encoding: 'utf8' }).status === 0;
 const INSTALL = 'moto_server is not on PATH: pip install "moto[server]"';
@@ -84,18 +84,6 @@ describe('credentials provider against moto_server', () => {
     expect((err as Error).message).not.toContain('not json');
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;

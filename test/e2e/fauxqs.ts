@@ -1,7 +1,7 @@
 /** Starts fauxqs (an S3-protocol server) for a test on a free port; not a test file. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { CreateBucketCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import { freePort } from '../support/ports';
 
 export interface LocalS3 {
   readonly endpoint: string;
@@ -12,18 +12,6 @@ export interface LocalS3 {
   uploadOpen(bucket: string, key: string, uploadId: string): Promise<boolean>;
   createBucket(name: string): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startLocalS3(): Promise<LocalS3> {

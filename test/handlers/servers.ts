@@ -1,24 +1,14 @@
 /** Local AWS stand-ins for the handler end-to-end test (not a test file): moto_server and aws-ses-v2-local. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+export { freePort } from '../support/ports';
+
+import { freePort } from '../support/ports';
+
 export const hasMoto = spawnSync('sh', ['-c', 'command -v moto_server'], { encoding: 'utf8' }).status === 0;
 export const MOTO_MISSING = 'moto_server is not on PATH: pip install "moto[server]"';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 export interface LocalServer {
   readonly endpoint: string;

@@ -3,7 +3,6 @@
  * and reads the message back from the emulator's store: subject, recipients, both parts, attachment.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
@@ -12,6 +11,7 @@ import { createSesMailer } from '#adapters/ses-mailer';
 import { deliverSummary } from '#core/email/summary';
 import type { Mailer } from '#core/email/types';
 import { CSV_KEY, config, summaryInput } from '../core/email/fixtures';
+import { freePort } from '../support/ports';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = join(ROOT, 'node_modules', 'aws-ses-v2-local', 'dist', 'cli.js');
@@ -28,19 +28,6 @@ interface StoredEmail {
 
 let server: ChildProcess | undefined;
 let endpoint = '';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 100; i++) {
