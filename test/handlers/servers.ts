@@ -3,7 +3,6 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export { freePort } from '../support/ports';
 
 import { freePort } from '../support/ports';
 
