@@ -5,6 +5,7 @@
  */
 import { createCredentialsProvider } from '#adapters/credentials';
 import { createApiClient } from '#core/api/client';
+import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
 import type { Config } from '#core/config/schema';
 import { log } from './wiring';
@@ -31,13 +32,9 @@ export function apiClient(cfg: Config, invocationTimeLeftMs: () => number): Repo
   timeLeftMs = invocationTimeLeftMs;
   const share = Math.max(1, Math.floor(cfg.api.concurrency / Number(process.env.MAP_CONCURRENCY ?? '1')));
   api ??= createApiClient({
-    baseUrl: cfg.api.baseUrl,
+    ...apiOptionsOf(cfg.api),
     credentials: createCredentialsProvider({ secretId: cfg.api.credentialsSecret, log }),
-    arrayFormat: cfg.api.arrayFormat,
-    pageSize: cfg.api.pageSize,
     concurrency: share,
-    timeoutMs: cfg.api.timeoutSeconds * 1000,
-    maxRetries: cfg.api.maxRetries,
     deadlineMs: () => timeLeftMs() - API_RESERVE_MS,
     log,
     events: {

@@ -11,6 +11,7 @@ import { createCliLog } from '#adapters/cli-log';
 import { createFsSink } from '#adapters/fs-sink';
 import { createOutboxMailer } from '#adapters/outbox-mailer';
 import { createApiClient } from '#core/api/client';
+import { apiOptionsOf } from '#core/api/from-config';
 import { parseConfig } from '#core/config/load';
 import type { Config } from '#core/config/schema';
 import type { Manifest } from '#core/manifest';
@@ -44,16 +45,7 @@ export async function runDemo(outDir: string, now = new Date()): Promise<DemoRes
     const mailer = createOutboxMailer(join(outDir, 'outbox'));
     const log = createCliLog();
     const api: ApiFactory = (c, l) =>
-      createApiClient({
-        baseUrl: c.api.baseUrl,
-        credentials: async () => sim.credentials,
-        arrayFormat: c.api.arrayFormat,
-        pageSize: c.api.pageSize,
-        concurrency: c.api.concurrency,
-        timeoutMs: c.api.timeoutSeconds * 1000,
-        maxRetries: c.api.maxRetries,
-        log: l,
-      });
+      createApiClient({ ...apiOptionsOf(c.api), credentials: async () => sim.credentials, log: l });
     const manifests: Manifest[] = [];
     for (const schedule of config.schedules) {
       const at = latestOccurrence(schedule.cron, schedule.timezone, now);

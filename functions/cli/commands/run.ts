@@ -12,6 +12,7 @@ import { createOutboxMailer } from '#adapters/outbox-mailer';
 import { createS3Sink } from '#adapters/s3-sink';
 import { createSesMailer } from '#adapters/ses-mailer';
 import { createApiClient } from '#core/api/client';
+import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
 import { loadConfig } from '#core/config/load';
 import type { Config } from '#core/config/schema';
@@ -29,13 +30,8 @@ export type ApiFactory = (config: Config, log: Log) => ReportingApi;
 /** The one API client of a CLI process; credentials from the env override or Secrets Manager. */
 export const realApi: ApiFactory = (config, log) =>
   createApiClient({
-    baseUrl: config.api.baseUrl,
+    ...apiOptionsOf(config.api),
     credentials: createCredentialsProvider(config.api.credentialsSecret),
-    arrayFormat: config.api.arrayFormat,
-    pageSize: config.api.pageSize,
-    concurrency: config.api.concurrency,
-    timeoutMs: config.api.timeoutSeconds * 1000,
-    maxRetries: config.api.maxRetries,
     log,
   });
 

@@ -1,0 +1,19 @@
+/** The client options a config's `api` section sets (CLI, demo and the Export Lambda share this). */
+import type { Config } from '../config/schema';
+import type { ApiClientOptions } from './client';
+
+export type ConfiguredOptions = Pick<
+  ApiClientOptions,
+  'baseUrl' | 'arrayFormat' | 'pageSize' | 'concurrency' | 'timeoutMs' | 'maxRetries'
+>;
+
+export function apiOptionsOf(api: Config['api']): ConfiguredOptions {
+  return {
+    baseUrl: api.baseUrl,
+    arrayFormat: api.arrayFormat,
+    pageSize: api.pageSize,
+    concurrency: api.concurrency,
+    timeoutMs: api.timeoutSeconds * 1000,
+    maxRetries: api.maxRetries,
+  };
+}
