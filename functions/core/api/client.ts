@@ -1,5 +1,6 @@
 /**
- * The Reporting API v2 client (CONTRACT §1) on undici (Node's built-in fetch in the Lambdas; `#http`). It wires the small parts of this folder:
+ * The Reporting API v2 client (CONTRACT §1) over `#http` (undici; Node's built-in fetch in the
+ * Lambda bundles). It wires the small parts of this folder:
  * query (array formats, encoding), token (reuse, shared refresh), retry (policy, backoff, deadline),
  * errors (status → code and message), paginate (the paging loop), limiter (requests in flight).
  *

@@ -4,7 +4,7 @@
  * into a RetryableFailure. Statuses are left to the caller. A caller's own abort is passed through
  * untouched and never retried.
  */
-import type { Http } from '#adapters/http-types';
+import type { Http, HttpAnswer } from '#adapters/http-types';
 import type { Limiter } from './limiter';
 import { networkError, networkFailureKind } from './network';
 import { RetryableFailure } from './retry';
@@ -19,11 +19,8 @@ export interface SentRequest {
   readonly signal?: AbortSignal;
 }
 
-export interface Received {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly text: string;
-}
+/** A response with its whole body read. */
+export type Received = HttpAnswer;
 
 export interface TransportOptions {
   readonly http: Http;
