@@ -38,8 +38,7 @@ export function csvLines(cols: readonly (readonly Cell[])[], from: number, to: n
   const cells = new Array<string>(cols.length);
   for (let r = from; r < to; r += 1) {
     for (let c = 0; c < cols.length; c += 1) {
-      const v = cols[c]?.[r] ?? null;
-      cells[c] = v === null ? '' : typeof v === 'string' ? csvText(v) : String(v);
+      cells[c] = csvCell(cols[c]?.[r] ?? null);
     }
     lines[r - from] = cells.join(',');
   }
