@@ -43,6 +43,42 @@ export const WindowSchema = z.object({
 });
 export type Window = z.infer<typeof WindowSchema>;
 
+/** A number before and after a lookback re-export; null where there was none (no earlier export, failed). */
+const BeforeAfterSchema = z.object({ before: z.nullable(z.number()), after: z.nullable(z.number()) });
+export type BeforeAfter = z.infer<typeof BeforeAfterSchema>;
+
+/** One report of an earlier window as this run's lookback re-exported it. */
+export const RestatedReportSchema = z.object({
+  reportId: z.string(),
+  status: ReportStatusSchema,
+  rows: BeforeAfterSchema,
+  /** Every total of either export, keyed by metric. */
+  totals: z.record(z.string(), BeforeAfterSchema),
+  /** Why the re-export failed (the earlier export then stands); null when it succeeded. */
+  error: z.nullable(z.string()),
+});
+export type RestatedReport = z.infer<typeof RestatedReportSchema>;
+
+/** An earlier window re-exported by this run (lookback), with where its updated manifest is. */
+export const RestatedWindowSchema = z.object({
+  window: WindowSchema,
+  manifestKey: z.string(),
+  reports: z.array(RestatedReportSchema),
+});
+export type RestatedWindow = z.infer<typeof RestatedWindowSchema>;
+
+/** One run that wrote a window's reports: its first export, then each lookback re-export. */
+export const ManifestHistoryEntrySchema = z.object({
+  runId: z.string(),
+  scheduledTime: z.string(),
+  finishedAt: z.string(),
+  kind: z.enum(['export', 'restatement']),
+  reports: z.array(
+    z.object({ reportId: z.string(), status: ReportStatusSchema, rowCount: z.int().check(z.nonnegative()) }),
+  ),
+});
+export type ManifestHistoryEntry = z.infer<typeof ManifestHistoryEntrySchema>;
+
 export const ManifestSchema = z.object({
   manifestVersion: z.literal(1),
   scheduleId: z.string(),
@@ -53,6 +89,10 @@ export const ManifestSchema = z.object({
   finishedAt: z.string(),
   status: RunStatusSchema,
   reports: z.array(ManifestReportSchema),
+  /** The earlier windows this run re-exported (lookback), newest first; absent without lookback. */
+  restated: z.optional(z.array(RestatedWindowSchema)),
+  /** Every run that wrote this window, oldest first; present once a lookback re-exported it. */
+  history: z.optional(z.array(ManifestHistoryEntrySchema)),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 

@@ -1,6 +1,8 @@
 /**
  * The `Report Export Completed` event on EventBridge, for downstream jobs: its detail names the
- * manifest's location and the run's status (nothing else is needed to find every file of the run).
+ * manifest's location and the run's status (nothing else is needed to find every file of the run),
+ * and the earlier windows the run re-exported (lookback), so a job can reprocess exactly those
+ * partitions: each with its updated manifest and the reports whose partition was replaced.
  * The client is created once per container; endpoint and region follow the SDK's own chain.
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
@@ -19,6 +21,17 @@ export interface CompletedDetail {
   readonly window: Manifest['window'];
   readonly manifest: { readonly bucket: string; readonly key: string; readonly uri: string };
   readonly reports: { readonly succeeded: number; readonly failed: number };
+  /** Earlier windows re-exported by lookback, newest first (empty without lookback). */
+  readonly restated: readonly RestatedDetail[];
+}
+
+export interface RestatedDetail {
+  readonly window: Manifest['window'];
+  readonly manifest: { readonly bucket: string; readonly key: string; readonly uri: string };
+  /** Reports whose partition of this window was replaced. */
+  readonly reports: readonly string[];
+  /** Reports whose re-export failed (their earlier partition stands). */
+  readonly failed: readonly string[];
 }
 
 export function completedDetail(manifest: Manifest, bucket: string, key: string): CompletedDetail {
@@ -30,6 +43,12 @@ export function completedDetail(manifest: Manifest, bucket: string, key: string)
     window: manifest.window,
     manifest: { bucket, key, uri: `s3://${bucket}/${key}` },
     reports: { succeeded: manifest.reports.length - failed, failed },
+    restated: (manifest.restated ?? []).map((w) => ({
+      window: w.window,
+      manifest: { bucket, key: w.manifestKey, uri: `s3://${bucket}/${w.manifestKey}` },
+      reports: w.reports.filter((r) => r.status === 'succeeded').map((r) => r.reportId),
+      failed: w.reports.filter((r) => r.status === 'failed').map((r) => r.reportId),
+    })),
   };
 }
 

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import type { Config } from '#core/config/schema';
 import type { ReportOutcome } from '#core/run/types';
+import { WindowSchema } from '#core/manifest';
 import {
   ExportCheckpointSchema,
   ReportOutcomeSchema,
@@ -24,7 +25,7 @@ export const ExportInputSchema = z.object({
 
 /** What the Map's Catch passes on: the report id and the caught error as JSON text. */
 export const FailedReportSchema = z.object({
-  failed: z.object({ reportId: z.string(), error: z.string() }),
+  failed: z.object({ reportId: z.string(), window: z.optional(WindowSchema), error: z.string() }),
 });
 
 export const FinalizeInputSchema = z.object({
@@ -56,6 +57,7 @@ export function toOutcomes(config: Config, input: FinalizeInput): ReportOutcome[
     if (!('failed' in o)) return o;
     const route = schedule?.reports.find((r) => r.id === o.failed.reportId)?.route ?? 'unknown';
     return {
+      ...(o.failed.window ? { window: o.failed.window } : {}),
       manifest: {
         reportId: o.failed.reportId,
         route,

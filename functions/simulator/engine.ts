@@ -6,7 +6,7 @@
 import { PLATFORMS } from './catalog';
 import { postRow } from './post-row';
 import type { Query } from './query';
-import { Acc, metricsObject, portion, postSlots, SPREAD_DAYS } from './values';
+import { Acc, grown, metricsObject, portion, postSlots, SPREAD_DAYS } from './values';
 import { isoOf, type Post, type World } from './world';
 
 interface Groups {
@@ -21,7 +21,19 @@ const CACHE_SIZE = 8;
 
 export class Engine {
   private readonly cache = new Map<string, Groups>();
-  constructor(readonly world: World) {}
+  /** Every value is scaled by this (late-arriving metrics; see `advance`). */
+  private factor = 1;
+  constructor(
+    readonly world: World,
+    /** Growth of every value per `advance()`, as a fraction of its first value (0: values never change). */
+    private readonly growth = 0,
+  ) {}
+
+  /** Late metrics arrive: every value grows by `growth` of its first value from now on. */
+  advance(): void {
+    this.factor += this.growth;
+    this.cache.clear();
+  }
 
   /** First and last day whose posts can contribute to the window. */
   private scanDays(q: Query): [number, number] {
@@ -48,7 +60,7 @@ export class Engine {
   }
 
   private slotsIn(q: Query, p: Post, from = q.startDay, to = q.endDay): Float64Array {
-    const slots = postSlots(this.world.seed, p);
+    const slots = grown(postSlots(this.world.seed, p), this.factor);
     return q.dateBasis === 'performance_date' ? portion(slots, p.day, from, to) : slots;
   }
 

@@ -25,6 +25,12 @@ export interface SimulatorOptions {
   scale?: { postsPerDay?: number; campaigns?: number; creators?: number; instances?: number };
   latencyMs?: number;
   faults?: Partial<Faults>;
+  /**
+   * Late-arriving metrics: each `advance()` makes every additive value grow by this fraction of its
+   * first value (0.05: +5 % per advance), so two calls for the same window answer differently.
+   * Default 0: values never change.
+   */
+  growth?: number;
 }
 
 export interface Credentials {
@@ -43,6 +49,8 @@ export interface Simulator {
   credentials: Credentials;
   forbiddenCredentials: Credentials;
   setFaults(f: Partial<Faults>): void;
+  /** Late metrics arrive: values grow by the `growth` option (nothing changes without it). */
+  advance(): void;
   stats(): {
     requests: number;
     byStatus: Record<string, number>;
@@ -60,7 +68,7 @@ const LOG_SIZE = 500;
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? 1;
   const world = new World(seed, { ...DEFAULT_SCALE, ...options.scale });
-  const engine = new Engine(world);
+  const engine = new Engine(world, options.growth ?? 0);
   const jwt = new Jwt(seed);
   const cursors = new Cursors(seed);
   const creds = simulatorCredentials(seed);
@@ -191,6 +199,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setFaults(f) {
       faults = { ...faults, ...f };
     },
+    advance: () => engine.advance(),
     stats: () => ({
       requests: counts.requests,
       tokensIssued: counts.tokensIssued,

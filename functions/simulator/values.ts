@@ -124,6 +124,20 @@ export function portion(slots: Float64Array, published: number, from: number, to
   return out;
 }
 
+/**
+ * Late-arriving metrics: every additive value of a post scaled by `factor` (≥ 1), rounded down, so
+ * counters only grow and integers stay integers. Ratios follow, being computed from the sums.
+ */
+export function grown(slots: Float64Array, factor: number): Float64Array {
+  if (factor === 1) return slots;
+  const out = new Float64Array(slots.length);
+  for (let k = 0; k < slots.length; k++) {
+    const x = slots[k] as number;
+    out[k] = SLOTS[k] === '_reachPosts' ? x : Math.floor(x * factor);
+  }
+  return out;
+}
+
 /** Running sums of slots for one row; NaN until a non-null value arrives. */
 export class Acc {
   constructor(readonly sum: Float64Array = new Float64Array(SLOTS.length).fill(Number.NaN)) {}

@@ -50,6 +50,7 @@ export class ExportWorkflow extends Construct {
       parameters: {
         failed: {
           reportId: sfn.JsonPath.stringAt('$.task.reportId'),
+          window: sfn.JsonPath.objectAt('$.task.window'),
           error: sfn.JsonPath.jsonToString(sfn.JsonPath.objectAt('$.error')),
         },
       },

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,7 +25,28 @@ describe('report-exporter validate', () => {
   it('exits 0 for the example config and says what it holds', async () => {
     const { code, stdout } = await runCli(['validate', '--config', 'reports.yaml']);
     expect(code).toBe(0);
-    expect(stdout).toBe('reports.yaml is valid: 2 schedule(s), 9 report(s)\n');
+    expect(stdout).toBe(
+      [
+        'reports.yaml is valid: 2 schedule(s), 9 report(s)',
+        '  weekly-campaigns: 1 window (lookback 0) × 4 report(s) = at least 4 data requests per run; its 3 paged report(s) add a request per 500 rows beyond each first page',
+        '  monthly-overview: 1 window (lookback 0) × 5 report(s) = at least 5 data requests per run; its 2 paged report(s) add a request per 500 rows beyond each first page',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('states the data requests per run, growing with lookback + 1', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'validate-')), 'lookback.yaml');
+    const example = readFileSync('reports.yaml', 'utf8');
+    for (const n of [1, 7]) {
+      writeFileSync(file, example.replace('window: last-7-days', `window: last-7-days\n    lookback: ${n}`));
+      const { code, stdout } = await runCli(['validate', '--config', file]);
+      expect(code).toBe(0);
+      expect(stdout).toContain(
+        `weekly-campaigns: ${n + 1} windows (lookback ${n}) × 4 report(s) = at least ${4 * (n + 1)} data requests per run`,
+      );
+      expect(stdout).toContain('monthly-overview: 1 window (lookback 0) × 5 report(s) = at least 5 data requests');
+    }
   });
 
   it('exits 2 and lists every problem by path on stderr', async () => {

@@ -35,6 +35,7 @@ describe('FinalizeInputSchema', () => {
       scheduleId: 's',
       scheduledTime: '2026-11-23T07:00:00Z',
       window: { start: '2026-11-16', end: '2026-11-22', timezone: 'UTC' },
+      lookback: [],
       startedAt: '2026-11-23T07:00:01Z',
       tasks: [],
     };

@@ -135,7 +135,10 @@ export async function runAll(
   return manifests;
 }
 
-/** One line per report, to stdout; sets exit code 1 when any report failed. */
+/**
+ * One line per report, to stdout, then one per earlier window re-exported (lookback); sets exit code 1
+ * when any report failed, a re-export included.
+ */
 export function reportManifests(manifests: readonly Manifest[], sink: Sink, prefix: string): void {
   for (const m of manifests) {
     process.stdout.write(`${m.scheduleId} ${m.window.start}..${m.window.end}: ${m.status}\n`);
@@ -147,6 +150,14 @@ export function reportManifests(manifests: readonly Manifest[], sink: Sink, pref
     process.stdout.write(
       `  manifest: ${sink.locate(`${prefix}${m.scheduleId}/_manifests/dt=${m.window.end}/manifest.json`)}\n`,
     );
+    for (const w of m.restated ?? []) {
+      const failed = w.reports.filter((r) => r.status === 'failed');
+      const what = failed.length
+        ? `FAILED for ${failed.map((r) => r.reportId).join(', ')} (earlier export stands)`
+        : `${w.reports.length} report(s) replaced`;
+      process.stdout.write(`  re-exported ${w.window.start}..${w.window.end}: ${what}\n`);
+      if (failed.length) process.exitCode = 1;
+    }
     if (m.status !== 'succeeded') process.exitCode = 1;
   }
 }

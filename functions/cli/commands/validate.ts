@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '#core/config/load';
+import { describeEstimate, estimateRequests } from '#core/cost';
 
 export function registerValidate(program: Command): void {
   program
@@ -12,5 +13,9 @@ export function registerValidate(program: Command): void {
       process.stdout.write(
         `${opts.config} is valid: ${config.schedules.length} schedule(s), ${reports} report(s)\n`,
       );
+      // The cost of lookback, up front: requests per run grow with lookback + 1.
+      for (const schedule of config.schedules) {
+        process.stdout.write(`  ${describeEstimate(estimateRequests(schedule), config.api.pageSize)}\n`);
+      }
     });
 }

@@ -27,6 +27,11 @@ const MANAGED_PARAMS = [
 export const REPORTING_GROUPS_REMOVED =
   'reportingGroupIds was removed in v2 and is not accepted; scope the report with instanceIds (and campaignIds) instead';
 
+/** Most earlier windows a run may re-export (`lookback`): 28 days of a daily schedule. */
+export const MAX_LOOKBACK = 28;
+/** Revisions smaller than this (in percent of the old total) are not mentioned in the email. */
+export const DEFAULT_REVISED_THRESHOLD_PERCENT = 0.5;
+
 /** Cross-field checks run even when a field failed, so one `validate` lists every problem. */
 const ALWAYS = { when: () => true };
 
@@ -256,6 +261,20 @@ const scheduleSchema = z
       }),
     enabled: z.boolean().default(true),
     window: windowSchema,
+    lookback: z
+      .int()
+      .min(0)
+      .max(MAX_LOOKBACK, {
+        error: `lookback is at most ${MAX_LOOKBACK} (each run re-exports that many earlier windows)`,
+      })
+      .default(0)
+      .describe("Re-export the windows of the schedule's N previous occurrences on every run"),
+    revisedThresholdPercent: z
+      .number()
+      .min(0)
+      .max(100)
+      .default(DEFAULT_REVISED_THRESHOLD_PERCENT)
+      .describe('The email lists a revised KPI total only when it moved by more than this percentage'),
     recipients: z.array(emailAddress).default([]),
     reports: z.array(reportSchema).min(1, { error: 'a schedule needs at least one report' }),
   })

@@ -6,6 +6,7 @@
 import { arrow } from './deltas';
 import { escapeHtml as e, formatBytes, formatNumber } from './format';
 import type { ReportView, SummaryView, TopTable } from './model';
+import { revisedHtml } from './revised';
 import type { FilesNote } from './text';
 import { describeDelta, PER_ROW, plural, statusLine } from './wording';
 
@@ -35,7 +36,7 @@ export function renderHtml(view: SummaryView, files: FilesNote): string {
 <tr><td style="padding:12px 28px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" data-role="status-banner" style="background:${s.bg};border:1px solid ${s.border};border-radius:6px"><tr>
 <td style="padding:12px 16px;color:${s.fg};font-size:15px"><strong>${s.label}</strong> · ${e(statusLine(view))}</td>
-</tr></table>${filesHtml(files)}${overviewHtml(view)}</td></tr>
+</tr></table>${filesHtml(files)}${overviewHtml(view)}${revisedHtml(view.revised)}</td></tr>
 ${view.reports.map(reportHtml).join('\n')}
 <tr><td style="padding:12px 28px 24px 28px;font-size:12px;${MUTED};border-top:1px solid #f3f4f6">
 Run ${e(view.runId)} of schedule ${e(view.scheduleId)}, finished ${e(view.finishedAt)}.${view.hasPreviousRun ? ' Changes are against the previous run.' : ' This is the first run: no previous run to compare with.'}

@@ -7,6 +7,7 @@ import type { ColumnType, Manifest, ManifestReport, RunStatus } from '../manifes
 import type { SummaryRow } from '../run/types';
 import { type Kpi, kpisFor } from './deltas';
 import { formatCell, truncate } from './format';
+import { type RevisedLine, revisedLines } from './revised';
 import type { SummaryInput } from './types';
 
 /** Longest cell text in the top table; names and captions can be paragraphs. */
@@ -53,6 +54,8 @@ export interface SummaryView {
   readonly hasPreviousRun: boolean;
   readonly succeeded: number;
   readonly reports: readonly ReportView[];
+  /** Earlier windows whose KPI totals this run's lookback revised (the "Revised" section). */
+  readonly revised: readonly RevisedLine[];
 }
 
 /** Builds the view of one run from the summary input (pure; no I/O). */
@@ -71,6 +74,7 @@ export function buildView(
     hasPreviousRun: input.previous !== null,
     succeeded: manifest.reports.filter((r) => r.status === 'succeeded').length,
     reports: manifest.reports.map((report) => reportView(report, configs.get(report.reportId), input)),
+    revised: revisedLines(manifest, schedule),
   };
 }
 

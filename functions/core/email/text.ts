@@ -1,6 +1,7 @@
 /** The plain-text part: the same information as the HTML, for clients that show text only. */
 import { formatBytes, formatNumber, oneLine } from './format';
 import type { ReportView, SummaryView } from './model';
+import { revisedText } from './revised';
 import { describeDelta, PER_ROW, plural, statusLine } from './wording';
 
 export interface FilesNote {
@@ -25,6 +26,7 @@ export function renderText(view: SummaryView, files: FilesNote): string {
     }
     out.push('');
   }
+  out.push(...revisedText(view.revised));
   for (const report of view.reports) out.push(...reportText(report), '');
   out.push(`Run ${oneLine(view.runId)} of schedule ${view.scheduleId}, finished ${view.finishedAt}.`);
   return `${out.join('\n')}\n`;

@@ -76,12 +76,18 @@ export async function exportReportStep(
 
   const controller = new AbortController();
   try {
-    if (!resumed) await deps.sink.deleteObjects(formats.map((f) => successKey(folders[f])));
+    // `_SUCCESS` goes only once the first page has arrived: an export (or a lookback re-export) that
+    // fails before any data leaves the previous partition whole, marker included.
+    let claimed = resumed !== null;
     const source = deps.api.pages(reportRequest(report, task.window), {
       cursor: resumed?.cursor ?? null,
       signal: controller.signal,
     });
     for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
+      if (!claimed) {
+        await deps.sink.deleteObjects(formats.map((f) => successKey(folders[f])));
+        claimed = true;
+      }
       for (const row of page.rows) await writer.add(row);
       pages += 1;
       progress(false);
@@ -107,14 +113,23 @@ export async function exportReportStep(
       pages,
       files: files.length,
     });
-    return { status: 'done', task, outcome: { manifest: outcome('succeeded', null), top: writer.topRows() } };
+    const top = task.restate ? [] : writer.topRows();
+    return {
+      status: 'done',
+      task,
+      outcome: { window: task.window, manifest: outcome('succeeded', null), top },
+    };
   } catch (err: unknown) {
     controller.abort();
     await writer.abort();
     const reason = describeError(err);
     deps.log.error('report failed', { reportId: task.reportId, route: report.route, error: reason });
     progress(true);
-    return { status: 'done', task, outcome: { manifest: outcome('failed', reason), top: [] } };
+    return {
+      status: 'done',
+      task,
+      outcome: { window: task.window, manifest: outcome('failed', reason), top: [] },
+    };
   }
 }
 

@@ -1,14 +1,16 @@
 /**
- * Finish a run: read the previous manifest (for the email's deltas), write this run's manifest last
- * of all objects, then send the summary when there is a mailer and recipients.
+ * Finish a run: update the manifest of every earlier window the run re-exported (lookback), read the
+ * previous manifest — revised by then — for the email's deltas, write this run's manifest (with the
+ * `restated` record) last of all objects, then send the summary when there is a mailer and recipients.
  */
 import type { Config } from '../config/schema';
 import { deliverSummary } from '../email/summary';
 import { describeError, ExporterError } from '../errors';
 import { manifestKey, manifestsPrefix } from '../export/keys';
-import { type Manifest, ManifestSchema, runStatus } from '../manifest';
+import { type Manifest, ManifestSchema, type RestatedWindow, runStatus } from '../manifest';
 import type { Sink } from '../sink';
 import { findSchedule } from './lookup';
+import { restateWindow } from './restate';
 import type { FinalizeDeps, FinalizeResult, ReportOutcome, RunPlan } from './types';
 
 /** Writes the manifest and sends the summary. Outcomes are listed in the plan's task order. */
@@ -19,11 +21,28 @@ export async function finalizeRun(
   deps: FinalizeDeps,
 ): Promise<FinalizeResult> {
   const schedule = findSchedule(config, plan.scheduleId);
-  const order = new Map(plan.tasks.map((t, i) => [t.reportId, i]));
-  const sorted = [...outcomes].sort(
-    (a, b) => (order.get(a.manifest.reportId) ?? 0) - (order.get(b.manifest.reportId) ?? 0),
-  );
+  const order = new Map(plan.tasks.map((t, i) => [`${t.window.end}/${t.reportId}`, i]));
+  const rank = (o: ReportOutcome) => order.get(`${windowEnd(plan, o)}/${o.manifest.reportId}`) ?? 0;
+  const inOrder = [...outcomes].sort((a, b) => rank(a) - rank(b));
+  const sorted = inOrder.filter((o) => windowEnd(plan, o) === plan.window.end);
   const reports = sorted.map((o) => o.manifest);
+  const restated: RestatedWindow[] = [];
+  for (const earlier of plan.lookback) {
+    const mine = inOrder.filter((o) => windowEnd(plan, o) === earlier.window.end);
+    if (mine.length === 0) continue;
+    const key = manifestKey(config.output.prefix, plan.scheduleId, earlier.window.end);
+    const revision = restateWindow({
+      plan,
+      earlier,
+      previous: await readManifest(deps.sink, key),
+      outcomes: mine,
+      manifestKey: key,
+      finishedAt: deps.now().toISOString(),
+    });
+    await deps.sink.putObject(key, `${JSON.stringify(revision.manifest, null, 2)}\n`, 'application/json');
+    deps.log.info('earlier window restated', { key, window: earlier.window.end });
+    restated.push(revision.restated);
+  }
   const previous = await previousManifest(deps.sink, config.output.prefix, plan.scheduleId, plan.window.end);
   const manifest: Manifest = {
     manifestVersion: 1,
@@ -35,6 +54,7 @@ export async function finalizeRun(
     finishedAt: deps.now().toISOString(),
     status: runStatus(reports),
     reports,
+    ...(restated.length > 0 ? { restated } : {}),
   };
   const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
   await deps.sink.putObject(key, `${JSON.stringify(manifest, null, 2)}\n`, 'application/json');
@@ -78,8 +98,17 @@ export async function previousManifest(
     .filter((e): e is { k: string; dt: string } => e.dt !== undefined && e.dt < windowEnd)
     .sort((a, b) => (a.dt < b.dt ? 1 : -1));
   const latest = dated[0];
-  if (!latest) return null;
-  const body = await sink.getObject(latest.k);
+  return latest ? readManifest(sink, latest.k) : null;
+}
+
+/** The window an outcome belongs to (outcomes without one are the run's own window). */
+function windowEnd(plan: RunPlan, outcome: ReportOutcome): string {
+  return outcome.window?.end ?? plan.window.end;
+}
+
+/** The manifest at `key`, or null when it is missing or unreadable. */
+export async function readManifest(sink: Sink, key: string): Promise<Manifest | null> {
+  const body = await sink.getObject(key);
   if (!body) return null;
   try {
     const parsed = ManifestSchema.safeParse(JSON.parse(new TextDecoder().decode(body)));

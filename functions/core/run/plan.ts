@@ -1,5 +1,9 @@
-/** Plan a run: schedule + scheduled time → window → one task per report (all, or those asked for). */
+/**
+ * Plan a run: schedule + scheduled time → its window and the windows of the `lookback` previous
+ * occurrences → one task per (window, report) (all reports, or those asked for).
+ */
 import type { Config } from '../config/schema';
+import { lookbackWindows } from '../lookback';
 import { computeWindow } from '../window';
 import { findReport, findSchedule } from './lookup';
 import type { PlanDeps, RunPlan, RunRequest } from './types';
@@ -13,19 +17,24 @@ export function planRun(config: Config, request: RunRequest, deps: PlanDeps): Ru
     ? request.reportIds.map((id) => findReport(schedule, id))
     : schedule.reports;
   const window = computeWindow(schedule.window, request.scheduledTime, schedule.timezone);
+  const lookback = lookbackWindows(schedule, request.scheduledTime, window);
   const runId = deps.newRunId();
+  const tasksOf = (w: typeof window, restate: boolean) =>
+    reports.map((r) => ({
+      runId,
+      scheduleId: schedule.id,
+      reportId: r.id,
+      scheduledTime: request.scheduledTime,
+      window: w,
+      ...(restate ? { restate: true } : {}),
+    }));
   return {
     runId,
     scheduleId: schedule.id,
     scheduledTime: request.scheduledTime,
     window,
+    lookback,
     startedAt: deps.now().toISOString(),
-    tasks: reports.map((r) => ({
-      runId,
-      scheduleId: schedule.id,
-      reportId: r.id,
-      scheduledTime: request.scheduledTime,
-      window,
-    })),
+    tasks: [...tasksOf(window, false), ...lookback.flatMap((l) => tasksOf(l.window, true))],
   };
 }

@@ -1,32 +1,48 @@
 /**
- * A whole run in-process (the CLI): plan → export every report in parallel → finalize. All reports
- * share one API client, whose own limiter keeps requests within `api.concurrency`; the exports here
- * only overlap their encoding and writing.
+ * A whole run in-process (the CLI): plan → export every (window, report) task → finalize. All tasks
+ * share one API client, whose own limiter keeps requests within `api.concurrency`. At most
+ * max(`api.concurrency`, reports of the schedule) exports are open at once — every report of a run
+ * without lookback, as before — so a lookback of many windows never opens hundreds of writers.
  */
 import type { Config } from '../config/schema';
 import type { Manifest } from '../manifest';
 import { exportReportStep } from './export-step';
 import { finalizeRun } from './finalize';
 import { planRun } from './plan';
-import type { ReportOutcome, RunDeps, RunRequest } from './types';
+import type { ReportOutcome, ReportTask, RunDeps, RunRequest } from './types';
 
 /** Runs one schedule occurrence end to end and returns its manifest (already written). */
 export async function runSchedule(config: Config, request: RunRequest, deps: RunDeps): Promise<Manifest> {
   const plan = planRun(config, request, deps);
+  const perWindow = plan.tasks.length / (plan.lookback.length + 1);
   deps.log.info('run planned', {
     scheduleId: plan.scheduleId,
     runId: plan.runId,
     window: `${plan.window.start}..${plan.window.end}`,
-    reports: plan.tasks.length,
+    reports: perWindow,
+    ...(plan.lookback.length > 0 ? { lookbackWindows: plan.lookback.length } : {}),
   });
-  const outcomes = await Promise.all(
-    plan.tasks.map(async (task): Promise<ReportOutcome> => {
+  const outcomes = await inPool(
+    plan.tasks,
+    Math.max(config.api.concurrency, perWindow),
+    async (task: ReportTask): Promise<ReportOutcome> => {
       // No time limit in-process, so the step always finishes in one go.
       const result = await exportReportStep(config, task, null, deps);
       if (result.status !== 'done') throw new Error('an export without a time limit cannot pause');
       return result.outcome;
-    }),
+    },
   );
   const { manifest } = await finalizeRun(config, plan, outcomes, deps);
   return manifest;
+}
+
+/** `work` over every item with at most `size` running at once; results in item order. */
+async function inPool<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return results;
 }

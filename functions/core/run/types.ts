@@ -22,6 +22,8 @@ export const ReportTaskSchema = z.object({
   reportId: z.string(),
   scheduledTime: z.string(),
   window: WindowSchema,
+  /** An earlier window re-exported by lookback (its top rows are not kept: no email shows them). */
+  restate: z.optional(z.boolean()),
 });
 export type ReportTask = z.infer<typeof ReportTaskSchema>;
 
@@ -30,7 +32,10 @@ export const RunPlanSchema = z.object({
   scheduleId: z.string(),
   scheduledTime: z.string(),
   window: WindowSchema,
+  /** The windows of the schedule's `lookback` previous occurrences, newest first (empty without lookback). */
+  lookback: z.array(z.object({ scheduledTime: z.string(), window: WindowSchema })),
   startedAt: z.string(),
+  /** One task per (window, report): the current window's reports first, then each earlier window's. */
   tasks: z.array(ReportTaskSchema),
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
@@ -51,6 +56,8 @@ export const SummaryRowSchema = z.record(
 export type SummaryRow = z.infer<typeof SummaryRowSchema>;
 
 export const ReportOutcomeSchema = z.object({
+  /** The window the report was exported for (absent from outcomes of older versions: the run's window). */
+  window: z.optional(WindowSchema),
   manifest: ManifestReportSchema,
   /** The top N rows by the report's `summary.topBy`, largest first (empty when no topBy). */
   top: z.array(SummaryRowSchema),

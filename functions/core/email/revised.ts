@@ -1,0 +1,97 @@
+/**
+ * The summary's "Revised" section: earlier windows whose KPI totals moved when this run re-exported
+ * them (lookback), for stakeholders who read last week's numbers — "Week of 9 Nov: likes revised from
+ * 1,234,567 to 1,301,220, +5.4 %". Only totals that moved by more than the schedule's
+ * `revisedThresholdPercent` are listed; a re-export that failed is named (its earlier export stands).
+ * The metrics are the report's KPIs (its `topBy` when it has none): what the email shows anyway.
+ */
+import { DateTime } from 'luxon';
+import type { ScheduleConfig } from '../config/schema';
+import type { Manifest, RestatedReport, Window } from '../manifest';
+import { escapeHtml as e, formatNumber, oneLine } from './format';
+
+export type RevisedLine =
+  | {
+      readonly kind: 'revised';
+      readonly label: string;
+      readonly metric: string;
+      readonly before: number;
+      readonly after: number;
+      /** (after − before) / before; null when before was 0. */
+      readonly ratio: number | null;
+    }
+  | { readonly kind: 'failed'; readonly label: string; readonly error: string };
+
+/** The section's lines, newest window first; empty when nothing moved beyond the threshold. */
+export function revisedLines(
+  manifest: Pick<Manifest, 'restated'>,
+  schedule: Pick<ScheduleConfig, 'reports' | 'revisedThresholdPercent'>,
+): RevisedLine[] {
+  const lines: RevisedLine[] = [];
+  const named = schedule.reports.length > 1;
+  for (const w of manifest.restated ?? []) {
+    for (const r of w.reports) {
+      const label = `${windowLabel(w.window)}${named ? ` · ${r.reportId}` : ''}`;
+      if (r.status === 'failed') {
+        lines.push({ kind: 'failed', label, error: r.error ?? 'no reason was recorded' });
+        continue;
+      }
+      for (const metric of metricsOf(schedule, r)) {
+        const { before, after } = r.totals[metric] ?? { before: null, after: null };
+        if (before === null || after === null || before === after) continue;
+        const ratio = before === 0 ? null : (after - before) / Math.abs(before);
+        if (ratio !== null && Math.abs(ratio) * 100 <= schedule.revisedThresholdPercent) continue;
+        lines.push({ kind: 'revised', label, metric, before, after, ratio });
+      }
+    }
+  }
+  return lines;
+}
+
+function metricsOf(schedule: Pick<ScheduleConfig, 'reports'>, r: RestatedReport): string[] {
+  const summary = schedule.reports.find((c) => c.id === r.reportId)?.summary;
+  if (!summary) return [];
+  return summary.kpis.length > 0 ? summary.kpis : summary.topBy ? [summary.topBy] : [];
+}
+
+/** `9 Nov`, `Week of 9 Nov`, `November 2026`, or `1 Nov – 20 Nov`. */
+export function windowLabel(w: Window): string {
+  const start = DateTime.fromISO(w.start);
+  const end = DateTime.fromISO(w.end);
+  if (w.start === w.end) return start.toFormat('d MMM');
+  if (end.diff(start, 'days').days === 6) return `Week of ${start.toFormat('d MMM')}`;
+  if (start.day === 1 && end.equals(start.endOf('month').startOf('day'))) return start.toFormat('LLLL yyyy');
+  return `${start.toFormat('d MMM')} – ${end.toFormat('d MMM')}`;
+}
+
+/** The sentence of one line (plain text; the HTML escapes it). */
+export function describeRevision(line: RevisedLine): string {
+  if (line.kind === 'failed') {
+    return `${line.label}: could not be re-exported, the earlier export stands (${oneLine(line.error)})`;
+  }
+  const change =
+    line.ratio === null ? '' : `, ${line.ratio > 0 ? '+' : '-'}${Math.abs(line.ratio * 100).toFixed(1)} %`;
+  return `${line.label}: ${line.metric} revised from ${formatNumber(line.before)} to ${formatNumber(line.after)}${change}`;
+}
+
+/** The text part's section (nothing when there are no lines). */
+export function revisedText(lines: readonly RevisedLine[]): string[] {
+  if (lines.length === 0) return [];
+  return [
+    'Revised (earlier windows re-exported by this run):',
+    ...lines.map((l) => `  ${describeRevision(l)}`),
+    '',
+  ];
+}
+
+/** The HTML part's section, below the overview (nothing when there are no lines). */
+export function revisedHtml(lines: readonly RevisedLine[]): string {
+  if (lines.length === 0) return '';
+  const items = lines
+    .map(
+      (l) =>
+        `<li style="margin:2px 0${l.kind === 'failed' ? ';color:#b91c1c' : ''}">${e(describeRevision(l))}</li>`,
+    )
+    .join('');
+  return `<div data-role="revised" style="margin-top:12px;padding:10px 12px;background:#eff6ff;border:1px solid #bfdbfe;border-radius:6px;font-size:13px"><strong>Revised</strong> — earlier windows re-exported by this run<ul style="margin:6px 0 0 0;padding-left:18px">${items}</ul></div>`;
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { ScheduleConfig } from '#core/config/schema';
+import { describeRevision, revisedHtml, revisedLines, revisedText, windowLabel } from '#core/email/revised';
+import type { Manifest } from '#core/manifest';
+
+const WEEK1 = { start: '2026-11-09', end: '2026-11-15', timezone: 'Europe/Berlin' };
+
+function schedule(
+  threshold: number,
+  reports = ['posts'],
+): Pick<ScheduleConfig, 'reports' | 'revisedThresholdPercent'> {
+  return {
+    revisedThresholdPercent: threshold,
+    reports: reports.map((id) => ({
+      id,
+      route: 'posts/performance',
+      metrics: ['likes', 'shares', 'views'],
+      filters: { instanceIds: [], campaignIds: [] },
+      params: {},
+      summary: { kpis: ['likes', 'shares'], topN: 10 },
+    })),
+  };
+}
+
+const manifest = (likes: [number, number], shares: [number, number]): Pick<Manifest, 'restated'> => ({
+  restated: [
+    {
+      window: WEEK1,
+      manifestKey: 'k',
+      reports: [
+        {
+          reportId: 'posts',
+          status: 'succeeded',
+          rows: { before: 100, after: 100 },
+          totals: {
+            likes: { before: likes[0], after: likes[1] },
+            shares: { before: shares[0], after: shares[1] },
+            views: { before: 1, after: 1000 }, // not a KPI: never listed
+          },
+          error: null,
+        },
+      ],
+    },
+  ],
+});
+
+describe('the Revised section', () => {
+  it('names the window, the KPI, old and new totals and the change', () => {
+    const lines = revisedLines(manifest([1_234_567, 1_301_220], [100, 100]), schedule(0.5));
+    expect(lines.map(describeRevision)).toEqual([
+      'Week of 9 Nov: likes revised from 1,234,567 to 1,301,220, +5.4 %',
+    ]);
+  });
+
+  it('lists only totals that moved by more than the threshold (default 0.5 %)', () => {
+    // +0.5 % exactly is not more than 0.5 %; -0.6 % is
+    const lines = revisedLines(manifest([1000, 1005], [1000, 994]), schedule(0.5));
+    expect(lines.map(describeRevision)).toEqual(['Week of 9 Nov: shares revised from 1,000 to 994, -0.6 %']);
+    expect(revisedLines(manifest([1000, 1005], [1000, 994]), schedule(1))).toEqual([]);
+    expect(revisedLines(manifest([1000, 1005], [1000, 994]), schedule(0))).toHaveLength(2);
+  });
+
+  it('names the report when the schedule has several, and a failed re-export', () => {
+    const m: Pick<Manifest, 'restated'> = {
+      restated: [
+        {
+          window: WEEK1,
+          manifestKey: 'k',
+          reports: [
+            {
+              reportId: 'posts',
+              status: 'failed',
+              rows: { before: 1, after: null },
+              totals: {},
+              error: 'HTTP 500',
+            },
+          ],
+        },
+      ],
+    };
+    expect(revisedLines(m, schedule(0.5, ['posts', 'creators'])).map(describeRevision)).toEqual([
+      'Week of 9 Nov · posts: could not be re-exported, the earlier export stands (HTTP 500)',
+    ]);
+  });
+
+  it('labels days, weeks, months and other ranges', () => {
+    const w = (start: string, end: string) => windowLabel({ start, end, timezone: 'UTC' });
+    expect(w('2026-11-09', '2026-11-09')).toBe('9 Nov');
+    expect(w('2026-11-09', '2026-11-15')).toBe('Week of 9 Nov');
+    expect(w('2026-02-01', '2026-02-28')).toBe('February 2026');
+    expect(w('2026-11-01', '2026-11-20')).toBe('1 Nov – 20 Nov');
+  });
+
+  it('renders nothing without revisions, and escapes what it renders', () => {
+    expect(revisedText([])).toEqual([]);
+    expect(revisedHtml([])).toBe('');
+    const html = revisedHtml([{ kind: 'failed', label: '9 Nov', error: '<script>x</script>' }]);
+    expect(html).toContain('data-role="revised"');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;');
+  });
+});
