@@ -109,7 +109,7 @@ const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** Row count, sorted id set and per-metric sums of what DuckDB reads back. */
 export async function readBackSummary(source: string, m: ManifestReport): Promise<Comparison> {
   const idField = idColumn(m);
-  // metric columns are the ones after window_end (CONTRACT §4 column order)
+  // metric columns are the ones after window_end (docs/export.md column order)
   const metrics = m.columns
     .slice(m.columns.findIndex((c) => c.name === 'window_end') + 1)
     .filter((c) => c.type === 'int64' || c.type === 'double');

@@ -1,5 +1,5 @@
 /**
- * `run` — one run of a schedule as if fired at `--at` (CONTRACT §3), plus the wiring shared with
+ * `run` — one run of a schedule as if fired at `--at`, plus the wiring shared with
  * `backfill` and `demo`: output options → sink, email options → mailer, config → API client.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The Reporting API v2 client (CONTRACT §1) over `#http` (undici; Node's built-in fetch in the
+ * The Reporting API v2 client (docs/api-client.md) over `#http` (undici; Node's built-in fetch in the
  * Lambda bundles). It wires the small parts of this folder:
  * query (array formats, encoding), token (reuse, shared refresh), retry (policy, backoff, deadline),
  * errors (status → code and message), paginate (the paging loop), limiter (requests in flight).
@@ -173,7 +173,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       const jwt = await tokens.get();
       let res = await get(jwt);
       if (res.status === 401) {
-        // exactly one re-authentication and one retry of this request (CONTRACT §1 "token reuse")
+        // exactly one re-authentication and one retry of this request (docs/api-assumptions.md)
         events.onReauth?.({ route: request.route });
         log.info('data route answered 401; re-authenticating once', { route: request.route });
         res = await get(await tokens.refresh(jwt));

@@ -1,5 +1,5 @@
 /**
- * The one schema of `reports.yaml` (CONTRACT §2). Types are derived from it; the JSON Schema in
+ * The one schema of `reports.yaml` (docs/config.md). Types are derived from it; the JSON Schema in
  * `schema/reports.schema.json` is generated from it. Every rule that can be checked before a network
  * call lives here, so `validate`, `run` and `cdk synth` reject the same configs with the same messages.
  */

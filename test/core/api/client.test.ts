@@ -1,6 +1,6 @@
 /**
  * The client against a scripted API on undici's MockAgent, with a fake clock and a recording sleep:
- * every rule of CONTRACT §1 that can be pinned down exactly.
+ * every rule of docs/api-assumptions.md that can be pinned down exactly.
  */
 import { Agent, errors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
