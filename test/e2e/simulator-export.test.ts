@@ -36,8 +36,10 @@ const log = recordingLog();
 const manifests: Manifest[] = [];
 
 beforeAll(async () => {
+  // strict: a parameter the API document does not list, or arrays in another encoding, is a 400
   sim = await startSimulator({
     seed: 7,
+    dialect: { strict: true, arrayFormat: 'repeat' },
     faults: {
       rate429: 0.05,
       retryAfter: 'seconds',
