@@ -8,6 +8,7 @@ import type { Config, ReportConfig } from '#core/config/schema';
 import type { Log } from '#core/log';
 import type { ManifestReport, Window } from '#core/manifest';
 import { reportRequest } from '#core/run/request';
+import { createHttp } from '#http';
 import type { Simulator } from '#simulator/server';
 import { duckQuery, lit } from '../core/export/duck';
 
@@ -27,6 +28,7 @@ export async function exampleConfig(
 
 export function simulatorApi(sim: Simulator, config: Config, log?: Log): ReportingApi {
   return createApiClient({
+    http: createHttp,
     baseUrl: sim.baseUrl,
     credentials: async () => sim.credentials,
     arrayFormat: config.api.arrayFormat,

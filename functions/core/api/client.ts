@@ -1,6 +1,7 @@
 /**
- * The Reporting API v2 client (docs/api-client.md) over `#http` (undici; Node's built-in fetch in the
- * Lambda bundles). It wires the small parts of this folder:
+ * The Reporting API v2 client (docs/api-client.md) over the HTTP capability its caller passes in
+ * (`./http`: undici for the CLI and tests, Node's built-in fetch in the Lambda bundles). It wires the
+ * small parts of this folder:
  * query (array formats, encoding), token (reuse, shared refresh), retry (policy, backoff, deadline),
  * errors (status → code and message), paginate (the paging loop), limiter (requests in flight).
  *
@@ -9,11 +10,10 @@
  * the server passes through a redactor that masks both before it is used.
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
-import { createHttp } from '#http';
 import { ExporterError } from '../errors';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
+import type { HttpFactory } from './http';
 import { createLimiter } from './limiter';
 import { parsePage } from './page';
 import { paginate } from './paginate';
@@ -53,8 +53,8 @@ export interface ApiClientOptions {
   readonly maxRetries?: number;
   /** Backoff tuning beyond maxRetries (tests shorten it). */
   readonly retryPolicy?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
-  /** Default: the process's shared Agent from adapters/http. A given dispatcher is not closed by close(). */
-  readonly dispatcher?: Dispatcher;
+  /** Opens the client's HTTP (`#http`'s `createHttp`, or one around a test's dispatcher). */
+  readonly http: HttpFactory;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly random?: () => number;
@@ -81,11 +81,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   const arrayFormat = options.arrayFormat ?? 'repeat';
   const pageSize = options.pageSize ?? 500;
   const redactor = createRedactor();
-  const http = createHttp({
-    connections: concurrency,
-    timeoutMs: Math.max(timeoutMs, 1),
-    ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
-  });
+  const http = options.http({ connections: concurrency, timeoutMs: Math.max(timeoutMs, 1) });
   // near the deadline an attempt gets only the time that is left (but at least a second to try)
   const attemptTimeoutMs = () => {
     const left = options.deadlineMs?.();

@@ -1,6 +1,6 @@
 /**
  * What the export pipeline needs from the Reporting API v2: pages of raw rows for one report request.
- * Implemented by `createApiClient` (undici) in `./client`.
+ * Implemented by `createApiClient` in `./client`, over the HTTP its caller passes in.
  */
 
 import type { Route } from '../config/routes';

@@ -1,8 +1,8 @@
 /**
- * Reading and validating `reports.yaml`. One function for the CLI, the Lambdas and `cdk synth`, so all
- * three reject a bad config with the same, path-named list of problems.
+ * Parsing and validating `reports.yaml`. The CLI and `cdk synth` read the file through
+ * `functions/adapters/config-file.ts` and both come here, so they reject a bad config with the same,
+ * path-named list of problems. (The Lambdas never parse YAML: `cdk synth` embeds the validated config.)
  */
-import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ExporterError } from '../errors';
@@ -71,18 +71,4 @@ export function validateConfig(value: unknown, source = 'reports.yaml'): Config 
     `${source} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`,
     { details: { problems } },
   );
-}
-
-export async function loadConfig(path: string): Promise<Config> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err: unknown) {
-    throw new ExporterError(
-      'CONFIG_NOT_FOUND',
-      `cannot read config "${path}": ${(err as NodeJS.ErrnoException).code ?? 'error'}; pass --config PATH`,
-      { cause: err },
-    );
-  }
-  return parseConfig(text, path);
 }
