@@ -128,7 +128,6 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
     withRetries(retryContext('oauth/token'), async (attempt) => {
       const creds = await options.credentials();
       redactor.add(creds.clientSecret, true);
-      events.onRequest?.({ route: 'oauth/token', attempt });
       const res = await send({
         method: 'POST',
         url: tokenUrl(options.baseUrl),
@@ -157,7 +156,6 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
     const sent = { instanceIds: request.filters.instanceIds ?? [], metrics: request.metrics ?? [] };
     return withRetries(retryContext(request.route, signal), async (attempt) => {
       const get = (jwt: string) => {
-        events.onRequest?.({ route: request.route, attempt });
         return send({
           method: 'GET',
           url,
@@ -187,16 +185,12 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   };
 
   return {
-    async *pages(request: ReportRequest, pageOptions: PageOptions = {}): AsyncGenerator<ApiPage> {
-      const pagesOfRequest = paginate({
+    pages(request: ReportRequest, pageOptions: PageOptions = {}): AsyncGenerator<ApiPage> {
+      return paginate({
         label: `GET /v2/${request.route}`,
         startCursor: pageOptions.cursor ?? null,
         fetchPage: (cursor) => fetchPage(request, cursor, pageOptions.signal),
       });
-      for await (const page of pagesOfRequest) {
-        events.onPage?.({ route: request.route, rows: page.rows.length, index: page.index });
-        yield page;
-      }
     },
     async close() {
       await http.close();

@@ -12,8 +12,6 @@ export interface Redactor {
   add(secret: string, pinned?: boolean): void;
   /** `text` with every remembered secret, and anything shaped like a bearer token or JWT, masked. */
   text(text: string): string;
-  /** A deep copy of `value` with every string redacted. */
-  value<T>(value: T): T;
 }
 
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
@@ -33,16 +31,6 @@ export function createRedactor(): Redactor {
     }
     return out;
   };
-  const value = <T>(input: T): T => {
-    if (typeof input === 'string') return text(input) as T;
-    if (Array.isArray(input)) return input.map(value) as T;
-    if (input !== null && typeof input === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(input)) out[k] = value(v);
-      return out as T;
-    }
-    return input;
-  };
   return {
     add(secret: string, keep = false) {
       if (secret.length < 4 || pinned.includes(secret) || tokens.includes(secret)) return;
@@ -53,6 +41,5 @@ export function createRedactor(): Redactor {
       }
     },
     text,
-    value,
   };
 }
