@@ -125,7 +125,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   };
 
   const fetchToken = () =>
-    withRetries(retryContext('oauth/token'), async (attempt) => {
+    withRetries(retryContext('oauth/token'), async () => {
       const creds = await options.credentials();
       redactor.add(creds.clientSecret, true);
       const res = await send({
@@ -154,7 +154,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       buildQuery(request, { arrayFormat, pageSize, cursor }),
     );
     const sent = { instanceIds: request.filters.instanceIds ?? [], metrics: request.metrics ?? [] };
-    return withRetries(retryContext(request.route, signal), async (attempt) => {
+    return withRetries(retryContext(request.route, signal), async () => {
       const get = (jwt: string) => {
         return send({
           method: 'GET',
