@@ -125,10 +125,9 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   };
 
   const fetchToken = () =>
-    withRetries(retryContext('oauth/token'), async (attempt) => {
+    withRetries(retryContext('oauth/token'), async () => {
       const creds = await options.credentials();
       redactor.add(creds.clientSecret, true);
-      events.onRequest?.({ route: 'oauth/token', attempt });
       const res = await send({
         method: 'POST',
         url: tokenUrl(options.baseUrl),
@@ -155,9 +154,8 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       buildQuery(request, { arrayFormat, pageSize, cursor }),
     );
     const sent = { instanceIds: request.filters.instanceIds ?? [], metrics: request.metrics ?? [] };
-    return withRetries(retryContext(request.route, signal), async (attempt) => {
+    return withRetries(retryContext(request.route, signal), async () => {
       const get = (jwt: string) => {
-        events.onRequest?.({ route: request.route, attempt });
         return send({
           method: 'GET',
           url,
@@ -194,10 +192,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
         fetchPage: (cursor) => fetchPage(request, cursor, pageOptions.signal),
       });
       try {
-        for await (const page of pagesOfRequest) {
-          events.onPage?.({ route: request.route, rows: page.rows.length, index: page.index });
-          yield page;
-        }
+        yield* pagesOfRequest;
       } catch (err: unknown) {
         // whatever an error carries leaves the client only once every known secret is masked
         throw redactError(redactor, err);

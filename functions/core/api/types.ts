@@ -41,7 +41,6 @@ export interface PageOptions {
 
 /** Observability hooks; all optional, all secret-free. */
 export interface ApiEvents {
-  onRequest?(info: { route: string; attempt: number }): void;
   onRetry?(info: {
     route: string;
     status: number | null;
@@ -49,7 +48,6 @@ export interface ApiEvents {
     delayMs: number;
     reason: string;
   }): void;
-  onPage?(info: { route: string; rows: number; index: number }): void;
   onReauth?(info: { route: string }): void;
 }
 

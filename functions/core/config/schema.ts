@@ -316,10 +316,5 @@ function strings(value: unknown): string[] {
 }
 
 export type Config = z.infer<typeof ConfigSchema>;
-export type ConfigInput = z.input<typeof ConfigSchema>;
-export type ApiConfig = Config['api'];
-export type OutputConfig = Config['output'];
-export type EmailConfig = NonNullable<Config['email']>;
 export type ScheduleConfig = Config['schedules'][number];
 export type ReportConfig = ScheduleConfig['reports'][number];
-export type OutputFormat = OutputConfig['formats'][number];
