@@ -1,5 +1,5 @@
 /**
- * Where the API client's credentials come from (CONTRACT §2): `REPORTING_CLIENT_ID` and
+ * Where the API client's credentials come from (docs/config.md): `REPORTING_CLIENT_ID` and
  * `REPORTING_CLIENT_SECRET` when both are set (local runs), otherwise the Secrets Manager secret
  * `api.credentialsSecret`, whose SecretString is `{"clientId","clientSecret"}`. The secret is read
  * once and cached for `ttlMs` (create the provider at module scope: one cache per container), so a

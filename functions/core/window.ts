@@ -1,5 +1,5 @@
 /**
- * Report windows (CONTRACT §2): which dates a run covers, computed from the scheduled instant in the
+ * Report windows (docs/config.md, "Windows"): which dates a run covers, computed from the scheduled instant in the
  * schedule's IANA timezone. All arithmetic is on local calendar dates (luxon), so DST changes, month
  * ends, leap days and year ends need no special cases: "yesterday" is the local date before today's.
  */

@@ -5,16 +5,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROUTES, type Route } from '#core/config/routes';
 import { Jwt } from './auth';
 import { Cursors } from './cursor';
+import { DEFAULT_DIALECT, type Dialect } from './dialect';
 import { Engine } from './engine';
 import { DEFAULT_FAULTS, drawFailure, drawSlow, type Faults } from './faults';
 import { handleData, type Reply } from './handlers';
+import { isRoute } from './routes';
 import { handleToken, simulatorCredentials } from './token';
 import { createTruth, type GroundTruth } from './truth';
 import { DEFAULT_SCALE, World } from './world';
 
+export type { Dialect } from './dialect';
 export type { Faults } from './faults';
 export type { GroundTruth } from './truth';
 
@@ -31,6 +33,8 @@ export interface SimulatorOptions {
    * Default 0: values never change.
    */
   growth?: number;
+  /** How requests are read and pages written (array encoding, strict mode, cursor location). */
+  dialect?: Partial<Dialect>;
 }
 
 export interface Credentials {
@@ -51,6 +55,7 @@ export interface Simulator {
   setFaults(f: Partial<Faults>): void;
   /** Late metrics arrive: values grow by the `growth` option (nothing changes without it). */
   advance(): void;
+  setDialect(d: Partial<Dialect>): void;
   stats(): {
     requests: number;
     byStatus: Record<string, number>;
@@ -73,6 +78,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const cursors = new Cursors(seed);
   const creds = simulatorCredentials(seed);
   let faults: Faults = { ...DEFAULT_FAULTS, ...options.faults };
+  let dialect: Dialect = { ...DEFAULT_DIALECT, ...options.dialect };
   const latency = options.latencyMs ?? 0;
   const counts = {
     requests: 0,
@@ -113,7 +119,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return;
     }
     const route = url.pathname.startsWith('/v2/') ? url.pathname.slice(4).replace(/\/+$/, '') : '';
-    if (!(ROUTES as readonly string[]).includes(route)) {
+    if (!isRoute(route)) {
       bump('unknown');
       send(res, {
         status: 404,
@@ -163,7 +169,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       });
       return;
     }
-    const reply = handleData(route as Route, url.searchParams, { engine, cursors, faults, seed, seq: n });
+    const reply = handleData(route, url.searchParams, { engine, cursors, faults, seed, seq: n, dialect });
     if (failure?.kind === 'reset') {
       counts.byStatus.reset = (counts.byStatus.reset ?? 0) + 1;
       const text = JSON.stringify(reply.body);
@@ -200,6 +206,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       faults = { ...faults, ...f };
     },
     advance: () => engine.advance(),
+    setDialect(d) {
+      dialect = { ...dialect, ...d };
+    },
     stats: () => ({
       requests: counts.requests,
       tokensIssued: counts.tokensIssued,
