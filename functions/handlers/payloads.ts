@@ -6,8 +6,8 @@
  */
 import * as z from 'zod/mini';
 import type { Config } from '#core/config/schema';
-import type { ReportOutcome } from '#core/run/types';
 import { WindowSchema } from '#core/manifest';
+import type { ReportOutcome } from '#core/run/types';
 import {
   ExportCheckpointSchema,
   ReportOutcomeSchema,

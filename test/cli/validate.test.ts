@@ -45,7 +45,9 @@ describe('report-exporter validate', () => {
       expect(stdout).toContain(
         `weekly-campaigns: ${n + 1} windows (lookback ${n}) × 4 report(s) = at least ${4 * (n + 1)} data requests per run`,
       );
-      expect(stdout).toContain('monthly-overview: 1 window (lookback 0) × 5 report(s) = at least 5 data requests');
+      expect(stdout).toContain(
+        'monthly-overview: 1 window (lookback 0) × 5 report(s) = at least 5 data requests',
+      );
     }
   });
 
