@@ -1,12 +1,15 @@
 /**
- * Finalize Lambda: outcomes (a caught failure becomes a `failed` row) → manifest (written last) →
- * summary email → `Report Export Completed` event naming the manifest's location and status (sent
- * even when only the email failed; the run then still fails and alarms).
+ * Finalize Lambda: the task list and the Map's results from S3 → outcomes (a caught failure, or a task
+ * without a result, becomes a `failed` row) → manifests (restated windows', then this run's, last) →
+ * summary email → `Report Export Completed` event naming the manifest's location, status and the
+ * restated windows (sent even when only the email failed; the run then still fails and alarms). The
+ * run's scratch objects in S3 are removed once the manifest is written.
  */
 import { manifestKey } from '#core/export/keys';
 import { finalizeRun } from '#core/run/finalize';
 import { finalizeAndAnnounce } from './completed-event';
 import { exportSink, summaryMailer } from './io';
+import { readMapResults, readTasks } from './map-items';
 import { FinalizeInputSchema, toOutcomes } from './payloads';
 import { recordRun } from './run-metrics';
 import { log, logger, requiredEnv, runtimeConfig } from './wiring';
@@ -19,18 +22,29 @@ export interface FinalizeOutput {
 }
 
 export const handler = async (event: unknown): Promise<FinalizeOutput> => {
-  const { plan, ...rest } = FinalizeInputSchema.parse(event);
+  const { plan: planned, results } = FinalizeInputSchema.parse(event);
   const config = runtimeConfig();
-  logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });
+  logger.appendKeys({ scheduleId: planned.scheduleId, runId: planned.runId });
   const sink = exportSink();
+  const { items, taskCount, ...rest } = planned;
+  const plan = { ...rest, tasks: await readTasks(sink, items.key) };
+  if (plan.tasks.length !== taskCount) {
+    throw new Error(`the run's task list holds ${plan.tasks.length} tasks, the plan made ${taskCount}`);
+  }
+  const read = await readMapResults(sink, results.ResultWriterDetails.Key);
   const deps = { sink, mailer: summaryMailer(config), log, now: () => new Date() };
   const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
   const { manifest, emailed } = await finalizeAndAnnounce(
-    () => finalizeRun(config, plan, toOutcomes(config, { plan, ...rest }), deps),
+    () => finalizeRun(config, plan, toOutcomes(config, plan, read.results), deps),
     sink,
     requiredEnv('BUCKET_NAME'),
     key,
   );
   recordRun(manifest);
+  try {
+    await sink.deleteObjects([items.key, ...read.keys]);
+  } catch (err: unknown) {
+    log.warn('the run’s workflow objects were not removed', { error: String(err) });
+  }
   return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
 };

@@ -1,18 +1,29 @@
-/** Plan Lambda: the Scheduler's `{scheduleId, scheduledTime}` → the run plan (window + one task per report). */
+/**
+ * Plan Lambda: the Scheduler's `{scheduleId, scheduledTime}` → the run plan: its window, the lookback
+ * windows and one task per (window, report). The tasks go to S3, where the Distributed Map reads them
+ * (a run of 28 windows × 20 reports would not fit a state payload); the state carries the plan
+ * without them and where they are.
+ */
 import { randomUUID } from 'node:crypto';
+import { runTasksKey } from '#core/export/keys';
 import { planRun } from '#core/run/plan';
-import type { RunPlan } from '#core/run/types';
-import { PlanInputSchema } from './payloads';
-import { log, logger, runtimeConfig } from './wiring';
+import { exportSink } from './io';
+import { writeTasks } from './map-items';
+import { PlanInputSchema, type PlannedRun } from './payloads';
+import { log, logger, requiredEnv, runtimeConfig } from './wiring';
 
-export const handler = async (event: unknown): Promise<RunPlan> => {
+export const handler = async (event: unknown): Promise<PlannedRun> => {
   const request = PlanInputSchema.parse(event);
   const config = runtimeConfig();
-  const plan = planRun(config, request, { now: () => new Date(), newRunId: randomUUID });
+  const { tasks, ...plan } = planRun(config, request, { now: () => new Date(), newRunId: randomUUID });
   logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });
+  const key = runTasksKey(config.output.prefix, plan.runId);
+  await writeTasks(exportSink(), key, tasks);
   log.info('run planned', {
     window: `${plan.window.start}..${plan.window.end}`,
-    reports: plan.tasks.map((t) => t.reportId),
+    reports: tasks.filter((t) => !t.restate).map((t) => t.reportId),
+    lookbackWindows: plan.lookback.map((l) => l.window.end),
+    tasks: tasks.length,
   });
-  return plan;
+  return { ...plan, items: { bucket: requiredEnv('BUCKET_NAME'), key }, taskCount: tasks.length };
 };

@@ -10,6 +10,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { workflowPrefix } from '#core/export/keys';
 import { ExporterFunction } from './exporter-function';
 
 export interface ExportFunctionsProps {
@@ -43,6 +44,7 @@ export class ExportFunctions extends Construct {
       ...common,
       handler: 'plan',
       description: 'report-exporter: plan a run (window + report tasks)',
+      environment: { BUCKET_NAME: bucketName },
     });
     const exporter = new ExporterFunction(this, 'Export', {
       ...common,
@@ -79,6 +81,26 @@ export class ExportFunctions extends Construct {
       new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [objects] }),
     );
     finalize.role.addToPolicy(list);
+    // The run's task list (Plan writes it, the Distributed Map reads it, Finalize removes it) and the
+    // Map's results (Step Functions writes them, Finalize reads and removes them).
+    const scratch = `${props.bucket.bucketArn}/${workflowPrefix(props.prefix)}*`;
+    plan.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject'],
+        resources: [`${props.bucket.bucketArn}/${workflowPrefix(props.prefix)}tasks/*`],
+      }),
+    );
+    finalize.role.addToPolicy(
+      new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [scratch] }),
+    );
+    Validations.of(plan.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${this.nagBucketArn(props.bucket)}/${workflowPrefix(props.prefix)}tasks/*]`,
+      reason: `One task-list object per run, named by the run id (generated per run); limited to "${workflowPrefix(props.prefix)}tasks/" of the one bucket`,
+    });
+    Validations.of(finalize.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${this.nagBucketArn(props.bucket)}/${workflowPrefix(props.prefix)}*]`,
+      reason: `Removes the run's task list and the Map's result files (named by run id and Map run id) under "${workflowPrefix(props.prefix)}" of the one bucket once the manifest is written`,
+    });
     if (props.sesIdentity) {
       finalize.role.addToPolicy(
         new iam.PolicyStatement({

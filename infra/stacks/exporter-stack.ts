@@ -60,6 +60,8 @@ export class ExporterStack extends Stack {
       plan: this.functions.plan,
       export: this.functions.export,
       finalize: this.functions.finalize,
+      bucket,
+      prefix: config.output.prefix,
       maxConcurrency: mapConcurrency,
     });
     this.schedules = new ExportSchedules(this, 'Schedules', {

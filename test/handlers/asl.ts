@@ -1,12 +1,20 @@
 /**
  * A small interpreter for the subset of Amazon States Language the synthesized state machine uses
- * (Task, Pass, Choice with StringEquals, inline Map, Catch, Parameters/ItemSelector with `.$` paths
- * and `States.JsonToString`, ResultPath, OutputPath), so the handler end-to-end runs the *actual*
- * definition from the template rather than a hand-written copy of it. Not a test file.
+ * (Task, Pass, Choice with StringEquals, inline and Distributed Map, Catch, Parameters/ItemSelector
+ * with `.$` paths and `States.JsonToString`, ResultPath, OutputPath), so the handler end-to-end runs
+ * the *actual* definition from the template rather than a hand-written copy of it. Not a test file.
  *
  * Semantics follow the States Language spec for these fields; Retry is not modelled (a thrown error
  * goes straight to Catch), and a Lambda error reaches Catch as `{Error, Cause}` the way Lambda reports
  * it (`Cause` = JSON of `{errorType, errorMessage}`).
+ *
+ * Distributed Map: `ItemReader` (s3:getObject, `InputType: JSON`) reads the items through `io`; each
+ * item runs as a child execution (an uncaught error fails that child only); more failed children than
+ * `ToleratedFailurePercentage` fail the Map (`States.ExceedToleratedFailureThreshold`); `ResultWriter`
+ * writes the children's results through `io` the way Step Functions lays them out — `{Prefix}/{mapRunId}/
+ * manifest.json` listing `SUCCEEDED_0.json` / `FAILED_0.json`, arrays of `{Input, Output | Error, Cause,
+ * Status}` with input and output as JSON text — and the Map's result is `{MapRunArn,
+ * ResultWriterDetails: {Bucket, Key}}`.
  */
 
 type Json = unknown;
@@ -17,6 +25,18 @@ export interface Definition {
 }
 /** Calls the Task's resource (here: `<LogicalId>` of a function) with the effective input. */
 export type Invoke = (resource: string, input: Json) => Promise<Json>;
+
+/** The S3 the Distributed Map's ItemReader and ResultWriter use. */
+export interface MapIo {
+  getObject(bucket: string, key: string): Promise<string>;
+  putObject(bucket: string, key: string, body: string): Promise<void>;
+}
+
+/** What a run saw, for assertions: every Distributed Map's item count and largest state value. */
+export interface Observed {
+  mapItems: number[];
+  largestState: number;
+}
 
 interface Context {
   readonly Map?: { Item: { Value: Json; Index: number } };
@@ -81,10 +101,13 @@ export async function runStates(
   input: Json,
   invoke: Invoke,
   context: Context = {},
+  io?: MapIo,
+  observed: Observed = { mapItems: [], largestState: 0 },
 ): Promise<Json> {
   let name: string | undefined = def.StartAt;
   let value = input;
   while (name !== undefined) {
+    observed.largestState = Math.max(observed.largestState, JSON.stringify(value ?? null).length);
     const state: State | undefined = def.States[name];
     if (!state) throw new Error(`no state ${name}`);
     let next: string | undefined = state.End === true ? undefined : (state.Next as string | undefined);
@@ -116,10 +139,12 @@ export async function runStates(
         break;
       }
       case 'Map': {
-        const items = readPath(String(state.ItemsPath ?? '$'), value, context) as Json[];
-        const processor = state.ItemProcessor as Definition;
+        const items = await mapItems(state, value, context, io);
+        const processor = state.ItemProcessor as Definition & { ProcessorConfig?: { Mode?: string } };
+        const distributed = processor.ProcessorConfig?.Mode === 'DISTRIBUTED';
+        if (distributed) observed.mapItems.push(items.length);
         const limit = Number(state.MaxConcurrency ?? 0) || items.length;
-        const results: Json[] = new Array(items.length);
+        const results: Child[] = new Array(items.length);
         let cursor = 0;
         const worker = async () => {
           for (let i = cursor++; i < items.length; i = cursor++) {
@@ -127,11 +152,27 @@ export async function runStates(
             const itemInput = state.ItemSelector
               ? evaluate(state.ItemSelector, value, itemContext)
               : items[i];
-            results[i] = await runStates(processor, itemInput, invoke, itemContext);
+            try {
+              const output = await runStates(processor, itemInput, invoke, itemContext, io, observed);
+              results[i] = { input: itemInput, output };
+            } catch (err: unknown) {
+              if (!distributed) throw err; // an inline Map fails with its iteration
+              results[i] = { input: itemInput, error: asError(err) };
+            }
           }
         };
         await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-        value = output(state, withResult(value, state.ResultPath, results), context);
+        const failed = results.filter((r) => r.error).length;
+        const tolerated = Number(state.ToleratedFailurePercentage ?? 0);
+        if (failed > 0 && (failed / results.length) * 100 > tolerated) {
+          throw Object.assign(new Error(`${failed} of ${results.length} child executions failed`), {
+            name: 'States.ExceedToleratedFailureThreshold',
+          });
+        }
+        const result = state.ResultWriter
+          ? await writeResults(state.ResultWriter as ResultWriter, value, context, results, io)
+          : results.map((r) => r.output);
+        value = output(state, withResult(value, state.ResultPath, result), context);
         break;
       }
       default:
@@ -140,4 +181,80 @@ export async function runStates(
     name = next;
   }
   return value;
+}
+
+interface Child {
+  readonly input: Json;
+  readonly output?: Json;
+  readonly error?: { Error: string; Cause: string };
+}
+
+interface ResultWriter {
+  readonly Resource: string;
+  readonly Parameters: Record<string, Json>;
+}
+
+/** The Map's items: from S3 (ItemReader, a JSON array) or from the state (ItemsPath). */
+async function mapItems(state: State, value: Json, context: Context, io?: MapIo): Promise<Json[]> {
+  const reader = state.ItemReader as
+    | { Resource: string; ReaderConfig?: { InputType?: string }; Parameters: Record<string, Json> }
+    | undefined;
+  if (!reader) return readPath(String(state.ItemsPath ?? '$'), value, context) as Json[];
+  if (!reader.Resource.endsWith(':s3:getObject') || reader.ReaderConfig?.InputType !== 'JSON') {
+    throw new Error(`ItemReader ${reader.Resource} is not modelled`);
+  }
+  if (!io) throw new Error('a Map with an ItemReader needs the io argument');
+  const { Bucket, Key } = evaluate(reader.Parameters, value, context) as { Bucket: string; Key: string };
+  const items: unknown = JSON.parse(await io.getObject(Bucket, Key));
+  if (!Array.isArray(items))
+    throw Object.assign(new Error('ItemReader: not a JSON array'), { name: 'States.ItemReaderFailed' });
+  return items;
+}
+
+/** Writes the children's results as Step Functions' ResultWriter does; returns the Map's output. */
+async function writeResults(
+  writer: ResultWriter,
+  value: Json,
+  context: Context,
+  results: readonly Child[],
+  io?: MapIo,
+): Promise<Json> {
+  if (!writer.Resource.endsWith(':s3:putObject'))
+    throw new Error(`ResultWriter ${writer.Resource} is not modelled`);
+  if (!io) throw new Error('a Map with a ResultWriter needs the io argument');
+  const { Bucket, Prefix } = evaluate(writer.Parameters, value, context) as {
+    Bucket: string;
+    Prefix: string;
+  };
+  const mapRunId = crypto.randomUUID();
+  const mapRunArn = `arn:aws:states:eu-central-1:123456789012:mapRun:machine/ExportReports:${mapRunId}`;
+  const files: Record<'SUCCEEDED' | 'FAILED' | 'PENDING', { Key: string; Size: number }[]> = {
+    SUCCEEDED: [],
+    FAILED: [],
+    PENDING: [],
+  };
+  for (const status of ['SUCCEEDED', 'FAILED'] as const) {
+    const entries = results
+      .filter((r) => (status === 'FAILED') === (r.error !== undefined))
+      .map((r, i) => ({
+        ExecutionArn: `${mapRunArn}:${status}-${i}`,
+        Input: JSON.stringify(r.input),
+        InputDetails: { Included: true },
+        Name: `${status}-${i}`,
+        Status: status,
+        ...(r.error ? r.error : { Output: JSON.stringify(r.output), OutputDetails: { Included: true } }),
+      }));
+    if (entries.length === 0) continue;
+    const key = `${Prefix}/${mapRunId}/${status}_0.json`;
+    const body = JSON.stringify(entries);
+    await io.putObject(Bucket, key, body);
+    files[status].push({ Key: key, Size: body.length });
+  }
+  const manifestKey = `${Prefix}/${mapRunId}/manifest.json`;
+  await io.putObject(
+    Bucket,
+    manifestKey,
+    JSON.stringify({ DestinationBucket: Bucket, MapRunArn: mapRunArn, ResultFiles: files }),
+  );
+  return { MapRunArn: mapRunArn, ResultWriterDetails: { Bucket, Key: manifestKey } };
 }

@@ -1,7 +1,9 @@
 /**
  * The three Lambda handlers end to end, driven by the synthesized state machine definition (a small
- * ASL interpreter, ./asl.ts) — Plan → Map → Export (looping on `continue`, with a time budget so
- * small that every paged report really continues) → Finalize —
+ * ASL interpreter, ./asl.ts) — Plan (tasks to S3) → Distributed Map over windows × reports (items read
+ * from S3, results written to S3) → Export (looping on `continue`, with a time budget so small that
+ * every paged report really continues) → Finalize (results read back from S3) — for a schedule with
+ * `lookback: 1`, so every run exports its own week and re-exports the week before —
  * against the API simulator, an S3-protocol server (fauxqs), the SES emulator and moto_server
  * (Secrets Manager for the credentials, EventBridge → SQS for the completion event), all on loopback.
  * The files must be those `report-exporter run` writes for the same config and scheduled time.
@@ -10,7 +12,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,14 +22,15 @@ import { realApi, runAll } from '#cli/commands/run';
 import type { Config } from '#core/config/schema';
 import { ExporterError } from '#core/errors';
 import { type Manifest, ManifestSchema } from '#core/manifest';
-import type { ExportStepResult, ReportOutcome, RunPlan } from '#core/run/types';
+import type { ExportStepResult, ReportOutcome } from '#core/run/types';
+import type { PlannedRun } from '#handlers/payloads';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { buildApp } from '../../infra/build-app';
 import { embedConfig } from '../../infra/stacks/exporter-stack';
 import { type LocalS3, startLocalS3 } from '../e2e/fauxqs';
 import { exampleConfig } from '../e2e/helpers';
 import { definitionOf } from '../infra/synth';
-import { type Definition, type Invoke, runStates } from './asl';
+import { type Definition, type Invoke, type MapIo, type Observed, runStates } from './asl';
 import { hasMoto, type LocalServer, MOTO_MISSING, startMoto, startSes } from './servers';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -39,7 +42,7 @@ const REGION = 'eu-central-1';
 const PAYLOAD_LIMIT = 256 * 1024;
 
 type Handlers = {
-  plan: (e: unknown) => Promise<RunPlan>;
+  plan: (e: unknown) => Promise<PlannedRun>;
   export: (e: unknown, c: { getRemainingTimeInMillis(): number }) => Promise<ExportStepResult>;
   finalize: (
     e: unknown,
@@ -96,16 +99,21 @@ async function runWorkflow(
   budgetMs: number,
   h: Handlers = handlers,
 ): Promise<{
-  plan: RunPlan;
+  plan: PlannedRun;
   outcomes: ReportOutcome[];
+  /** Continuations per report of the run's own window. */
   continues: Record<string, number>;
+  /** Every (window end, report) an Export step ran for. */
+  tasks: Set<string>;
   largestPayload: number;
+  observed: Observed;
   finalized: Awaited<ReturnType<Handlers['finalize']>>;
 }> {
   const through = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
   let largestPayload = 0;
-  let plan: RunPlan | undefined;
+  let plan: PlannedRun | undefined;
   const continues: Record<string, number> = {};
+  const tasks = new Set<string>();
   const outcomes: ReportOutcome[] = [];
   const context = { getRemainingTimeInMillis: () => budgetMs };
   const invoke: Invoke = async (resource, input) => {
@@ -115,17 +123,35 @@ async function runWorkflow(
     else if (resource.includes('Finalize')) out = await h.finalize(input);
     else {
       const result = await h.export(input, context);
+      tasks.add(`${result.task.window.end}/${result.task.reportId}`);
       if (result.status === 'done') outcomes.push(result.outcome);
-      else continues[result.task.reportId] = (continues[result.task.reportId] ?? 0) + 1;
+      else if (!result.task.restate)
+        continues[result.task.reportId] = (continues[result.task.reportId] ?? 0) + 1;
       out = result;
     }
     largestPayload = Math.max(largestPayload, JSON.stringify(out).length);
     return through(out);
   };
-  const finalized = (await runStates(definition, RUN, invoke)) as Awaited<ReturnType<Handlers['finalize']>>;
+  const observed: Observed = { mapItems: [], largestState: 0 };
+  const finalized = (await runStates(definition, RUN, invoke, {}, s3Io, observed)) as Awaited<
+    ReturnType<Handlers['finalize']>
+  >;
   if (!plan) throw new Error('the workflow never planned');
-  return { plan, outcomes, continues, largestPayload, finalized };
+  return { plan, outcomes, continues, tasks, largestPayload, observed, finalized };
 }
+
+/**
+ * The Distributed Map's S3, on the local S3 server: the bucket in the definition is a CloudFormation
+ * token, so objects go to the bucket the handlers write to (`BUCKET_NAME`, read at each call).
+ */
+const s3Io: MapIo = {
+  getObject: async (_bucket, key) => getText(String(process.env.BUCKET_NAME), key),
+  putObject: async (_bucket, key, body) => {
+    await s3.client.send(
+      new PutObjectCommand({ Bucket: String(process.env.BUCKET_NAME), Key: key, Body: body }),
+    );
+  },
+};
 
 async function listKeys(bucket: string): Promise<string[]> {
   const out = await s3.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'exports/' }));
@@ -170,7 +196,11 @@ beforeAll(async () => {
   if (!hasMoto) return;
   sim = await startSimulator({ seed: 5, dialect: { strict: true, arrayFormat: 'repeat' } });
   [s3, moto, ses] = await Promise.all([startLocalS3(), startMoto(), startSes(ROOT)]);
-  config = await exampleConfig(sim.baseUrl); // pageSize 100: the paged reports have several pages
+  const example = await exampleConfig(sim.baseUrl); // pageSize 100: the paged reports have several pages
+  config = {
+    ...example,
+    schedules: example.schedules.map((s) => (s.id === RUN.scheduleId ? { ...s, lookback: 1 } : s)),
+  };
   delete process.env.REPORTING_CLIENT_ID;
   delete process.env.REPORTING_CLIENT_SECRET;
   Object.assign(process.env, {
@@ -260,6 +290,28 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
     expect(small.largestPayload).toBeLessThan(PAYLOAD_LIMIT / 4);
   });
 
+  it('runs the Distributed Map over windows × reports: tasks and results through S3, week one restated', async (ctx) => {
+    needMoto(ctx);
+    expect(small.plan.taskCount).toBe(8);
+    expect(small.plan.lookback.map((l) => l.window)).toEqual([
+      { start: '2026-11-09', end: '2026-11-15', timezone: 'Europe/Berlin' },
+    ]);
+    expect(small.observed.mapItems).toEqual([8]);
+    expect([...small.tasks].sort()).toEqual(
+      ['2026-11-15', '2026-11-22'].flatMap((end) =>
+        ['campaigns', 'creators', 'platforms', 'posts'].map((r) => `${end}/${r}`),
+      ),
+    );
+    expect(smallManifest.restated?.map((w) => [w.window.end, w.reports.map((r) => r.status)])).toEqual([
+      ['2026-11-15', ['succeeded', 'succeeded', 'succeeded', 'succeeded']],
+    ]);
+    expect(smallManifest.restated).toEqual(cliManifest.restated?.map((w) => ({ ...w })));
+    // both weeks' partitions, as `run` writes them; the workflow's scratch objects are gone
+    expect(smallKeys.filter((k) => k.includes('dt=2026-11-15/_SUCCESS'))).toHaveLength(8);
+    expect(smallKeys.filter((k) => k.includes('/_workflow/'))).toEqual([]);
+    expect(small.observed.largestState).toBeLessThan(PAYLOAD_LIMIT / 4);
+  });
+
   it('writes the same rows as `report-exporter run`, split into more parts', async (ctx) => {
     needMoto(ctx);
     expect(smallManifest.status).toBe('succeeded');
@@ -321,6 +373,17 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
       scheduleId: 'weekly-campaigns',
       status: 'succeeded',
       manifest: { bucket: HANDLER_BUCKET, key: small.finalized.manifestKey },
+      restated: [
+        {
+          window: { start: '2026-11-09', end: '2026-11-15' },
+          manifest: {
+            bucket: HANDLER_BUCKET,
+            key: 'exports/weekly-campaigns/_manifests/dt=2026-11-15/manifest.json',
+          },
+          reports: ['campaigns', 'creators', 'posts', 'platforms'],
+          failed: [],
+        },
+      ],
     });
   });
 

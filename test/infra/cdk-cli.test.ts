@@ -1,16 +1,18 @@
 /**
  * `cdk synth` as a command, offline and with no AWS credentials: the example config synthesizes
  * (bundling with the local esbuild), the bundles load and the Plan bundle plans a run from its
- * embedded config; an invalid config fails with the same path-named problems as `validate`.
+ * embedded config (writing the task list to a local S3 server); an invalid config fails with the same path-named problems as `validate`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#core/config/load';
 import { isExporterError } from '#core/errors';
+import { startLocalS3 } from '../e2e/fauxqs';
 import { ROOT } from './synth';
 
 const CDK = join(ROOT, 'node_modules', '.bin', 'cdk');
@@ -79,16 +81,37 @@ describe('cdk synth -c config=reports.yaml', () => {
       const mod = (await import(pathToFileURL(a.file).href)) as { handler: unknown };
       expect(typeof mod.handler, a.description).toBe('function');
     }
+    // The Plan bundle writes the run's tasks to S3 (a local S3 server here) and returns where.
     const plan = assets.find((a) => a.description.includes('plan a run'));
-    const { handler } = (await import(pathToFileURL(plan?.file ?? '').href)) as {
-      handler: (
-        e: unknown,
-      ) => Promise<{ window: { start: string; end: string }; tasks: { reportId: string }[] }>;
-    };
-    const out = await handler({ scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' });
-    expect(out.window).toMatchObject({ start: '2026-11-16', end: '2026-11-22' });
-    expect(out.tasks.map((t) => t.reportId)).toEqual(['campaigns', 'creators', 'posts', 'platforms']);
-  });
+    const s3 = await startLocalS3();
+    const saved = { ...process.env };
+    try {
+      await s3.createBucket('plan-bucket');
+      Object.assign(process.env, {
+        BUCKET_NAME: 'plan-bucket',
+        AWS_ENDPOINT_URL_S3: s3.endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+      });
+      const { handler } = (await import(pathToFileURL(plan?.file ?? '').href)) as {
+        handler: (e: unknown) => Promise<{
+          window: { start: string; end: string };
+          items: { bucket: string; key: string };
+          taskCount: number;
+        }>;
+      };
+      const out = await handler({ scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' });
+      expect(out.window).toMatchObject({ start: '2026-11-16', end: '2026-11-22' });
+      expect(out.taskCount).toBe(4);
+      const got = await s3.client.send(new GetObjectCommand({ Bucket: 'plan-bucket', Key: out.items.key }));
+      const tasks = JSON.parse((await got.Body?.transformToString()) ?? '[]') as { reportId: string }[];
+      expect(tasks.map((t) => t.reportId)).toEqual(['campaigns', 'creators', 'posts', 'platforms']);
+    } finally {
+      process.env = saved;
+      await s3.stop();
+    }
+  }, 60_000);
 });
 
 describe('cdk synth with an invalid config', () => {

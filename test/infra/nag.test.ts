@@ -50,6 +50,11 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-IAM5', // state machine: Plan function versions
         'AwsSolutions-IAM5', // state machine: Export function versions
         'AwsSolutions-IAM5', // state machine: Finalize function versions
+        'AwsSolutions-IAM5', // state machine: Distributed Map task list and results (bucket objects)
+        'AwsSolutions-IAM5', // Distributed Map: its child executions
+        'AwsSolutions-IAM5', // Distributed Map: redriving its child executions
+        'AwsSolutions-IAM5', // Plan role: the run's task list
+        'AwsSolutions-IAM5', // Finalize role: removing the run's workflow objects
         'AwsSolutions-L1',
         'AwsSolutions-L1',
         'AwsSolutions-L1',

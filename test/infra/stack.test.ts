@@ -99,17 +99,26 @@ describe('workflow', () => {
     expect(def.States.Plan).toMatchObject({ Type: 'Task', Next: 'ExportReports', ResultPath: '$.plan' });
     const map = def.States.ExportReports as {
       Type: string;
-      ItemsPath: string;
       MaxConcurrency: number;
       Next: string;
-      ItemProcessor: { StartAt: string; States: Record<string, Record<string, unknown>> };
+      ItemProcessor: {
+        ProcessorConfig: unknown;
+        StartAt: string;
+        States: Record<string, Record<string, unknown>>;
+      };
     };
+    // a Distributed Map: tasks read from S3 where Plan wrote them, results written to S3 for Finalize
     expect(map).toMatchObject({
       Type: 'Map',
-      ItemsPath: '$.plan.tasks',
+      ItemReader: { ReaderConfig: { InputType: 'JSON' }, Parameters: { 'Key.$': '$.plan.items.key' } },
+      ItemSelector: { 'task.$': '$$.Map.Item.Value' },
+      ResultWriter: { Parameters: { Prefix: 'exports/_workflow/results' } },
+      ResultPath: '$.results',
+      ToleratedFailurePercentage: 100,
       Next: 'Finalize',
       MaxConcurrency: 4,
     });
+    expect(map.ItemProcessor.ProcessorConfig).toEqual({ Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' });
     const inner = map.ItemProcessor.States;
     expect(map.ItemProcessor.StartAt).toBe('Export');
     expect(inner.Export).toMatchObject({
@@ -123,10 +132,16 @@ describe('workflow', () => {
     });
     expect(inner.ReportDone).toMatchObject({ OutputPath: '$.outcome', End: true });
     expect(inner.ReportFailed).toMatchObject({
-      Parameters: { failed: { 'reportId.$': '$.task.reportId', 'error.$': 'States.JsonToString($.error)' } },
+      Parameters: {
+        failed: {
+          'reportId.$': '$.task.reportId',
+          'window.$': '$.task.window',
+          'error.$': 'States.JsonToString($.error)',
+        },
+      },
     });
     expect(def.States.Finalize).toMatchObject({
-      Parameters: { 'plan.$': '$.plan', 'outcomes.$': '$.outcomes' },
+      Parameters: { 'plan.$': '$.plan', 'results.$': '$.results' },
       End: true,
     });
   });
@@ -233,10 +248,14 @@ describe('least privilege', () => {
     expect(JSON.stringify(st)).not.toMatch(/secretsmanager/);
   });
 
-  it('Plan may only write its logs; no Lambda role has a "*" resource or action', () => {
+  it('Plan may only write its logs and its task lists; no Lambda role has a "*" resource or action', () => {
     const plan = statementsOf('FunctionsPlanRole');
-    expect(plan).toHaveLength(1);
-    expect(plan[0]?.Action).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    expect(plan).toHaveLength(2);
+    expect(plan.map((st) => st.Action)).toEqual([
+      ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      's3:PutObject',
+    ]);
+    expect(JSON.stringify(plan[1]?.Resource)).toContain('/exports/_workflow/tasks/*');
     for (const role of ['FunctionsPlanRole', 'FunctionsExportRole', 'FunctionsFinalizeRole']) {
       for (const st of statementsOf(role)) {
         expect(list(st.Resource)).not.toContain('*');

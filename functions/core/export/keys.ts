@@ -34,3 +34,22 @@ export const CONTENT_TYPES: Readonly<Record<Format, string>> = {
   parquet: 'application/vnd.apache.parquet',
   csv: 'text/csv; charset=utf-8',
 };
+
+/**
+ * The workflow's scratch space (AWS only): a run's task list, which the Distributed Map reads, and
+ * the Map's results, which Step Functions writes and Finalize reads back. Outside every schedule's
+ * folder (`_` never starts a schedule id), so no table or downstream listing sees it; Finalize removes
+ * a run's objects once it has read them.
+ */
+export function workflowPrefix(prefix: string): string {
+  return `${prefix}_workflow/`;
+}
+
+export function runTasksKey(prefix: string, runId: string): string {
+  return `${workflowPrefix(prefix)}tasks/${runId}.json`;
+}
+
+/** The Map's ResultWriter prefix; Step Functions adds `/{mapRunId}/manifest.json` and result files. */
+export function mapResultsPrefix(prefix: string): string {
+  return `${workflowPrefix(prefix)}results`;
+}
