@@ -5,6 +5,7 @@
  */
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
+import { windowProblem } from '../window-kinds';
 import { parseScheduleExpression } from './cron';
 import { baseUrlProblems, prefixProblem } from './locations';
 import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES } from './routes';
@@ -121,13 +122,8 @@ const summarySchema = z.strictObject({
 });
 
 const windowSchema = z.string().superRefine((value, ctx) => {
-  if (['yesterday', 'previous-week', 'previous-month', 'month-to-date'].includes(value)) return;
-  const m = /^last-(\d+)-days$/.exec(value);
-  if (m && Number(m[1]) >= 1 && Number(m[1]) <= 366) return;
-  ctx.addIssue({
-    code: 'custom',
-    message: `unknown window "${value}"; use yesterday, last-N-days (1 ≤ N ≤ 366), previous-week, previous-month or month-to-date`,
-  });
+  const problem = windowProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
 
 const reportSchema = z
