@@ -18,7 +18,7 @@ import { createLimiter } from './limiter';
 import { parsePage } from './page';
 import { paginate } from './paginate';
 import { buildQuery, dataUrl, tokenUrl } from './query';
-import { createRedactor } from './redact';
+import { createRedactor, redactError, redactingLog } from './redact';
 import {
   DEFAULT_RETRY_POLICY,
   parseRetryAfter,
@@ -73,14 +73,14 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   if (base.username !== '' || base.password !== '') {
     throw new ExporterError('CONFIG_INVALID', 'api.baseUrl must not carry a user name or password');
   }
-  const log = options.log ?? silentLog;
+  const redactor = createRedactor();
+  const log = redactingLog(options.log ?? silentLog, redactor);
   const events = options.events ?? {};
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const concurrency = options.concurrency ?? 4;
   const arrayFormat = options.arrayFormat ?? 'repeat';
   const pageSize = options.pageSize ?? 500;
-  const redactor = createRedactor();
   const http = options.http({ connections: concurrency, timeoutMs: Math.max(timeoutMs, 1) });
   // near the deadline an attempt gets only the time that is left (but at least a second to try)
   const attemptTimeoutMs = () => {
@@ -185,13 +185,20 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   };
 
   return {
-    pages(request: ReportRequest, pageOptions: PageOptions = {}): AsyncGenerator<ApiPage> {
-      return paginate({
+    async *pages(request: ReportRequest, pageOptions: PageOptions = {}): AsyncGenerator<ApiPage> {
+      const pagesOfRequest = paginate({
         label: `GET /v2/${request.route}`,
         startCursor: pageOptions.cursor ?? null,
         fetchPage: (cursor) => fetchPage(request, cursor, pageOptions.signal),
       });
+      try {
+        yield* pagesOfRequest;
+      } catch (err: unknown) {
+        // whatever an error carries leaves the client only once every known secret is masked
+        throw redactError(redactor, err);
+      }
     },
+    redact: (value) => redactor.value(value),
     async close() {
       await http.close();
     },

@@ -56,6 +56,12 @@ export interface ReportingApi {
   pages(request: ReportRequest, options?: PageOptions): AsyncIterable<ApiPage>;
   /** Releases sockets. */
   close(): Promise<void>;
+  /**
+   * A copy of `value` with every secret this client knows (client secret, tokens, their segments, in
+   * every encoding) masked: for text that came from the API and leaves the process another way than
+   * an error (the summary's top rows). Absent on test doubles that hold no secrets.
+   */
+  redact?<T>(value: T): T;
 }
 
 export type { ArrayFormat };
