@@ -6,6 +6,7 @@ import { createFsSink } from '#adapters/fs-sink';
 import { silentLog } from '#core/log';
 import type { Manifest, ManifestReport } from '#core/manifest';
 import { finalizeRun, previousManifest } from '#core/run/finalize';
+import { planRun } from '#core/run/plan';
 import { runSchedule } from '#core/run/run';
 import type { Sink } from '#core/sink';
 import { recordingMailer } from '../../support/mailer';
