@@ -6,6 +6,7 @@
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { parseScheduleExpression } from './cron';
+import { deploySchema } from './deploy-schema';
 import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES } from './routes';
 
 const ID = /^[a-z0-9-]{1,40}$/;
@@ -283,6 +284,7 @@ export const ConfigSchema = z
       .strictObject({ alarmEmail: emailAddress.optional() })
       .default({})
       .describe('Deploy only: where alarms are sent'),
+    deploy: deploySchema,
     schedules: z.array(scheduleSchema).min(1, { error: 'the config needs at least one schedule' }),
   })
   .superRefine((config, ctx) => {
@@ -329,3 +331,4 @@ export type EmailConfig = NonNullable<Config['email']>;
 export type ScheduleConfig = Config['schedules'][number];
 export type ReportConfig = ScheduleConfig['reports'][number];
 export type OutputFormat = OutputConfig['formats'][number];
+export type { DeployConfig } from './deploy-schema';
