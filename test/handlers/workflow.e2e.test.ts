@@ -168,7 +168,7 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   if (!hasMoto) return;
-  sim = await startSimulator({ seed: 5 });
+  sim = await startSimulator({ seed: 5, dialect: { strict: true, arrayFormat: 'repeat' } });
   [s3, moto, ses] = await Promise.all([startLocalS3(), startMoto(), startSes(ROOT)]);
   config = await exampleConfig(sim.baseUrl); // pageSize 100: the paged reports have several pages
   delete process.env.REPORTING_CLIENT_ID;

@@ -8,6 +8,7 @@ import { type ApiClientOptions, createApiClient } from '#core/api/client';
 import type { ApiPage, ArrayFormat, ReportRequest } from '#core/api/types';
 import type { Route } from '#core/config/routes';
 import { type ExporterError, isExporterError } from '#core/errors';
+import { createHttp } from '#http';
 import { DEFAULT_FAULTS } from '#simulator/faults';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { recordingLog, recordingSleep } from './helpers';
@@ -44,6 +45,7 @@ function client(over: Partial<ApiClientOptions> = {}) {
   const reauths: string[] = [];
   const retries: Array<{ status: number | null; delayMs: number; reason: string }> = [];
   const api = createApiClient({
+    http: createHttp,
     baseUrl: sim.baseUrl,
     credentials: async () => sim.credentials,
     pageSize: 20,

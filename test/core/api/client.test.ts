@@ -1,12 +1,13 @@
 /**
  * The client against a scripted API on undici's MockAgent, with a fake clock and a recording sleep:
- * every rule of CONTRACT §1 that can be pinned down exactly.
+ * every rule of docs/api-assumptions.md that can be pinned down exactly.
  */
 import { Agent, errors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClientOptions, createApiClient } from '#core/api/client';
 import type { ApiPage, ReportRequest } from '#core/api/types';
 import { type ExporterError, isExporterError } from '#core/errors';
+import { createHttp } from '#http';
 import {
   fakeClock,
   makeJwt,
@@ -77,7 +78,7 @@ function setup(
   const client = createApiClient({
     baseUrl: ORIGIN,
     credentials: async () => CREDS,
-    dispatcher: api.agent,
+    http: (pool) => createHttp({ ...pool, dispatcher: api.agent }),
     now: clock.now,
     sleep,
     random: () => 0.5,
@@ -561,7 +562,7 @@ describe('secrets', () => {
 
   it('refuses a base URL that carries a user name or password', () => {
     expect(() =>
-      createApiClient({ baseUrl: 'https://u:p@api.test', credentials: async () => CREDS }),
+      createApiClient({ baseUrl: 'https://u:p@api.test', http: createHttp, credentials: async () => CREDS }),
     ).toThrow(/must not carry a user name or password/);
   });
 });
@@ -577,7 +578,7 @@ describe('concurrency', () => {
     const client = createApiClient({
       baseUrl: server.baseUrl,
       credentials: async () => CREDS,
-      dispatcher,
+      http: (pool) => createHttp({ ...pool, dispatcher }),
       concurrency: 3,
     });
     const routes = [
