@@ -6,7 +6,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
-import { bareAddress } from '#adapters/ses-mailer';
+import { bareAddress } from '#core/config/mailbox';
 import type { Config } from '#core/config/schema';
 import { ExportCatalog } from '../constructs/catalog';
 import { ExportConsumers } from '../constructs/consumers';
