@@ -23,6 +23,5 @@ export function kmsViaService(
 
 /** The secret's key: Secrets Manager decrypts the secret value with it on GetSecretValue. */
 export const SECRET_KEY_ACTIONS = ['kms:Decrypt'] as const;
-/** The bucket's key: writing (single and multipart) and reading SSE-KMS objects. */
+/** The bucket's key: writing (single and multipart) and reading SSE-KMS objects; reading alone needs Decrypt. */
 export const BUCKET_WRITE_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
-export const BUCKET_READ_KEY_ACTIONS = ['kms:Decrypt'] as const;
