@@ -57,10 +57,3 @@ function isConfigShaped(json: unknown): json is Config {
   const { api, output, schedules } = json as Partial<Record<keyof Config, unknown>>;
   return typeof api === 'object' && api !== null && typeof output === 'object' && Array.isArray(schedules);
 }
-
-/** The value of a required environment variable (bucket name and the like; never a secret). */
-export function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`environment variable ${name} is not set`);
-  return value;
-}

@@ -357,7 +357,12 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
     const key = small.finalized.manifestKey;
     const refused = () => Promise.reject(new ExporterError('EMAIL_FAILED', 'SES did not send the summary'));
     await expect(
-      finalizeAndAnnounce(refused, createS3Sink(HANDLER_BUCKET), HANDLER_BUCKET, key),
+      finalizeAndAnnounce(
+        refused,
+        createS3Sink(HANDLER_BUCKET),
+        { bucket: HANDLER_BUCKET, eventBus: 'default' },
+        key,
+      ),
     ).rejects.toThrow(/SES did not send/);
     const events = await drainEvents();
     expect(events).toHaveLength(1);
