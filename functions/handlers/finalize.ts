@@ -8,11 +8,12 @@
 import { manifestKey } from '#core/export/keys';
 import { finalizeRun } from '#core/run/finalize';
 import { finalizeAndAnnounce } from './completed-event';
+import { finalizeEnv } from './env';
 import { exportSink, summaryMailer } from './io';
 import { readMapResults, readTasks } from './map-items';
 import { FinalizeInputSchema, toOutcomes } from './payloads';
 import { recordRun } from './run-metrics';
-import { log, logger, requiredEnv, runtimeConfig } from './wiring';
+import { lambdaHandler, log, logger, runtimeConfig } from './wiring';
 
 export interface FinalizeOutput {
   readonly manifestKey: string;
@@ -21,30 +22,34 @@ export interface FinalizeOutput {
   readonly emailed: number;
 }
 
-export const handler = async (event: unknown): Promise<FinalizeOutput> => {
-  const { plan: planned, results } = FinalizeInputSchema.parse(event);
-  const config = runtimeConfig();
-  logger.appendKeys({ scheduleId: planned.scheduleId, runId: planned.runId });
-  const sink = exportSink();
-  const { items, taskCount, ...rest } = planned;
-  const plan = { ...rest, tasks: await readTasks(sink, items.key) };
-  if (plan.tasks.length !== taskCount) {
-    throw new Error(`the run's task list holds ${plan.tasks.length} tasks, the plan made ${taskCount}`);
-  }
-  const read = await readMapResults(sink, results.ResultWriterDetails.Key);
-  const deps = { sink, mailer: summaryMailer(config), log, now: () => new Date() };
-  const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
-  const { manifest, emailed } = await finalizeAndAnnounce(
-    () => finalizeRun(config, plan, toOutcomes(config, plan, read.results), deps),
-    sink,
-    requiredEnv('BUCKET_NAME'),
-    key,
-  );
-  recordRun(manifest);
-  try {
-    await sink.deleteObjects([items.key, ...read.keys]);
-  } catch (err: unknown) {
-    log.warn('the run’s workflow objects were not removed', { error: String(err) });
-  }
-  return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
-};
+export const handler = lambdaHandler(
+  async (event: unknown): Promise<FinalizeOutput> => {
+    const { plan: planned, results } = FinalizeInputSchema.parse(event);
+    const config = runtimeConfig();
+    logger.appendKeys({ scheduleId: planned.scheduleId, runId: planned.runId });
+    const env = finalizeEnv();
+    const sink = exportSink(env.BUCKET_NAME);
+    const { items, taskCount, ...rest } = planned;
+    const plan = { ...rest, tasks: await readTasks(sink, items.key) };
+    if (plan.tasks.length !== taskCount) {
+      throw new Error(`the run's task list holds ${plan.tasks.length} tasks, the plan made ${taskCount}`);
+    }
+    const read = await readMapResults(sink, results.ResultWriterDetails.Key);
+    const deps = { sink, mailer: summaryMailer(config), log, now: () => new Date() };
+    const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
+    const { manifest, emailed } = await finalizeAndAnnounce(
+      () => finalizeRun(config, plan, toOutcomes(config, plan, read.results), deps),
+      sink,
+      { bucket: env.BUCKET_NAME, eventBus: env.EVENT_BUS_NAME },
+      key,
+    );
+    recordRun(manifest);
+    try {
+      await sink.deleteObjects([items.key, ...read.keys]);
+    } catch (err: unknown) {
+      log.warn('the run’s workflow objects were not removed', { error: String(err) });
+    }
+    return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
+  },
+  { metrics: true },
+);

@@ -7,23 +7,28 @@
 import { randomUUID } from 'node:crypto';
 import { runTasksKey } from '#core/export/keys';
 import { planRun } from '#core/run/plan';
+import { planEnv } from './env';
 import { exportSink } from './io';
 import { writeTasks } from './map-items';
 import { PlanInputSchema, type PlannedRun } from './payloads';
-import { log, logger, requiredEnv, runtimeConfig } from './wiring';
+import { lambdaHandler, log, logger, runtimeConfig } from './wiring';
 
-export const handler = async (event: unknown): Promise<PlannedRun> => {
-  const request = PlanInputSchema.parse(event);
-  const config = runtimeConfig();
-  const { tasks, ...plan } = planRun(config, request, { now: () => new Date(), newRunId: randomUUID });
-  logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });
-  const key = runTasksKey(config.output.prefix, plan.runId);
-  await writeTasks(exportSink(), key, tasks);
-  log.info('run planned', {
-    window: `${plan.window.start}..${plan.window.end}`,
-    reports: tasks.filter((t) => !t.restate).map((t) => t.reportId),
-    lookbackWindows: plan.lookback.map((l) => l.window.end),
-    tasks: tasks.length,
-  });
-  return { ...plan, items: { bucket: requiredEnv('BUCKET_NAME'), key }, taskCount: tasks.length };
-};
+export const handler = lambdaHandler(
+  async (event: unknown): Promise<PlannedRun> => {
+    const request = PlanInputSchema.parse(event);
+    const config = runtimeConfig();
+    const env = planEnv();
+    const { tasks, ...plan } = planRun(config, request, { now: () => new Date(), newRunId: randomUUID });
+    logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });
+    const key = runTasksKey(config.output.prefix, plan.runId);
+    await writeTasks(exportSink(env.BUCKET_NAME), key, tasks);
+    log.info('run planned', {
+      window: `${plan.window.start}..${plan.window.end}`,
+      reports: tasks.filter((t) => !t.restate).map((t) => t.reportId),
+      lookbackWindows: plan.lookback.map((l) => l.window.end),
+      tasks: tasks.length,
+    });
+    return { ...plan, items: { bucket: env.BUCKET_NAME, key }, taskCount: tasks.length };
+  },
+  { metrics: false },
+);

@@ -25,6 +25,7 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { STEPFUNCTIONS_USE_DISTRIBUTED_MAP_RESULT_WRITER_V2 } from 'aws-cdk-lib/cx-api';
 import { Construct } from 'constructs';
 import { mapResultsPrefix } from '#core/export/keys';
+import { BUCKET_WRITE_KEY_ACTIONS, kmsViaService } from './kms-grants';
 
 export interface ExportWorkflowProps {
   readonly plan: lambda.IFunction;
@@ -36,6 +37,8 @@ export interface ExportWorkflowProps {
   readonly prefix: string;
   /** Reports exported at once. */
   readonly maxConcurrency: number;
+  /** The bucket's SSE-KMS key, when it has one: the Map reads its items and writes its results with it. */
+  readonly bucketKeyArn?: string;
   /** @default Duration.hours(12) */
   readonly timeout?: Duration;
 }
@@ -124,6 +127,11 @@ export class ExportWorkflow extends Construct {
     });
     acknowledgeWorkflowRole(this.stateMachine, [props.plan, props.export, props.finalize]);
     acknowledgeDistributedMap(this.stateMachine, props.bucket);
+    if (props.bucketKeyArn) {
+      this.stateMachine.addToRolePolicy(
+        kmsViaService(this.stateMachine.stack, props.bucketKeyArn, 's3', BUCKET_WRITE_KEY_ACTIONS),
+      );
+    }
   }
 }
 
