@@ -43,4 +43,5 @@ export const exportEnv = (env: NodeJS.ProcessEnv = process.env): ExportEnv =>
 export const finalizeEnv = (env: NodeJS.ProcessEnv = process.env): FinalizeEnv =>
   parseEnv(FinalizeEnvSchema, 'Finalize', env);
 
-export const planEnv = (env: NodeJS.ProcessEnv = process.env): PlanEnv => parseEnv(PlanEnvSchema, 'Plan', env);
+export const planEnv = (env: NodeJS.ProcessEnv = process.env): PlanEnv =>
+  parseEnv(PlanEnvSchema, 'Plan', env);
