@@ -34,11 +34,16 @@ export const handler = lambdaHandler(
     if (plan.tasks.length !== taskCount) {
       throw new Error(`the run's task list holds ${plan.tasks.length} tasks, the plan made ${taskCount}`);
     }
-    const read = await readMapResults(sink, results.ResultWriterDetails.Key);
+    // The Map failed as a whole: every task is reported failed, with the Map's error.
+    const read =
+      'error' in results
+        ? { results: [], keys: [] }
+        : await readMapResults(sink, results.ResultWriterDetails.Key);
+    const noResult = 'error' in results ? results.error : undefined;
     const deps = { sink, mailer: summaryMailer(config), log, now: () => new Date() };
     const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
     const { manifest, emailed } = await finalizeAndAnnounce(
-      () => finalizeRun(config, plan, toOutcomes(config, plan, read.results), deps),
+      () => finalizeRun(config, plan, toOutcomes(config, plan, read.results, noResult), deps),
       sink,
       { bucket: env.BUCKET_NAME, eventBus: env.EVENT_BUS_NAME },
       key,

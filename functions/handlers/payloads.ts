@@ -46,7 +46,13 @@ export const MapRunSchema = z.object({
   ResultWriterDetails: z.object({ Bucket: z.string(), Key: z.string() }),
 });
 
-export const FinalizeInputSchema = z.object({ plan: PlannedRunSchema, results: MapRunSchema });
+/** The Map's Catch: the Map itself failed (`error` is the caught `{Error, Cause}` as JSON text). */
+export const MapFailedSchema = z.object({ error: z.string() });
+
+export const FinalizeInputSchema = z.object({
+  plan: PlannedRunSchema,
+  results: z.union([MapRunSchema, MapFailedSchema]),
+});
 
 /** A caught error `{"Error","Cause"}` → a short plain reason (the Lambda's errorMessage, no stack). */
 export function reasonOf(errorJson: string): string {
@@ -68,7 +74,16 @@ export function reasonOf(errorJson: string): string {
  * The Map's results → one outcome per task of the plan: a caught failure becomes a `failed` row with
  * its reason, and a task the Map returned nothing for becomes one too (no report goes unmentioned).
  */
-export function toOutcomes(config: Config, plan: RunPlan, results: readonly MapResult[]): ReportOutcome[] {
+export function toOutcomes(
+  config: Config,
+  plan: RunPlan,
+  results: readonly MapResult[],
+  /** Why a task has no result (the Map's caught error, as JSON text); a generic reason by default. */
+  noResult = JSON.stringify({
+    Error: 'States.NoResult',
+    Cause: 'the workflow returned no result for this report',
+  }),
+): ReportOutcome[] {
   const schedule = config.schedules.find((s) => s.id === plan.scheduleId);
   const id = (reportId: string, end: string | undefined) => `${end ?? plan.window.end}/${reportId}`;
   const seen = new Set(
@@ -83,10 +98,7 @@ export function toOutcomes(config: Config, plan: RunPlan, results: readonly MapR
         failed: {
           reportId: t.reportId,
           window: t.window,
-          error: JSON.stringify({
-            Error: 'States.NoResult',
-            Cause: 'the workflow returned no result for this report',
-          }),
+          error: noResult,
         },
       }),
     );

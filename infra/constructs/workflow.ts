@@ -100,6 +100,13 @@ export class ExportWorkflow extends Construct {
       resultPath: '$.results',
     });
     map.itemProcessor(exportTask.next(more));
+    // The Map itself failing (task list unreadable, results unwritable) still ends in Finalize, which
+    // then writes a manifest with every report failed and the reason, so the run alarms with a record.
+    const mapFailed = new sfn.Pass(this, 'MapFailed', {
+      parameters: { error: sfn.JsonPath.jsonToString(sfn.JsonPath.objectAt('$.mapError')) },
+      resultPath: '$.results',
+    });
+    map.addCatch(mapFailed, { errors: ['States.ALL'], resultPath: '$.mapError' });
 
     const finalizeTask = new tasks.LambdaInvoke(this, 'Finalize', {
       lambdaFunction: props.finalize,
@@ -112,6 +119,7 @@ export class ExportWorkflow extends Construct {
       outputPath: '$.result',
     });
     finalizeTask.addRetry({ ...retry, interval: Duration.seconds(5), maxAttempts: 3, backoffRate: 2 });
+    mapFailed.next(finalizeTask);
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: logs.RetentionDays.ONE_MONTH,

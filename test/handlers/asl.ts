@@ -118,12 +118,7 @@ export async function runStates(
           const result = await invoke(String(state.Resource), effective);
           value = output(state, withResult(value, state.ResultPath, result), context);
         } catch (err: unknown) {
-          const catcher = (
-            (state.Catch ?? []) as { ErrorEquals: string[]; ResultPath?: string; Next: string }[]
-          ).find((c) => c.ErrorEquals.includes('States.ALL') || c.ErrorEquals.includes(asError(err).Error));
-          if (!catcher) throw err;
-          value = withResult(value, catcher.ResultPath, asError(err));
-          next = catcher.Next;
+          ({ value, next } = caught(state, err, value));
         }
         break;
       }
@@ -139,40 +134,11 @@ export async function runStates(
         break;
       }
       case 'Map': {
-        const items = await mapItems(state, value, context, io);
-        const processor = state.ItemProcessor as Definition & { ProcessorConfig?: { Mode?: string } };
-        const distributed = processor.ProcessorConfig?.Mode === 'DISTRIBUTED';
-        if (distributed) observed.mapItems.push(items.length);
-        const limit = Number(state.MaxConcurrency ?? 0) || items.length;
-        const results: Child[] = new Array(items.length);
-        let cursor = 0;
-        const worker = async () => {
-          for (let i = cursor++; i < items.length; i = cursor++) {
-            const itemContext: Context = { Map: { Item: { Value: items[i], Index: i } } };
-            const itemInput = state.ItemSelector
-              ? evaluate(state.ItemSelector, value, itemContext)
-              : items[i];
-            try {
-              const output = await runStates(processor, itemInput, invoke, itemContext, io, observed);
-              results[i] = { input: itemInput, output };
-            } catch (err: unknown) {
-              if (!distributed) throw err; // an inline Map fails with its iteration
-              results[i] = { input: itemInput, error: asError(err) };
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-        const failed = results.filter((r) => r.error).length;
-        const tolerated = Number(state.ToleratedFailurePercentage ?? 0);
-        if (failed > 0 && (failed / results.length) * 100 > tolerated) {
-          throw Object.assign(new Error(`${failed} of ${results.length} child executions failed`), {
-            name: 'States.ExceedToleratedFailureThreshold',
-          });
+        try {
+          value = await runMap(state, value, context, invoke, io, observed);
+        } catch (err: unknown) {
+          ({ value, next } = caught(state, err, value));
         }
-        const result = state.ResultWriter
-          ? await writeResults(state.ResultWriter as ResultWriter, value, context, results, io)
-          : results.map((r) => r.output);
-        value = output(state, withResult(value, state.ResultPath, result), context);
         break;
       }
       default:
@@ -257,4 +223,56 @@ async function writeResults(
     JSON.stringify({ DestinationBucket: Bucket, MapRunArn: mapRunArn, ResultFiles: files }),
   );
   return { MapRunArn: mapRunArn, ResultWriterDetails: { Bucket, Key: manifestKey } };
+}
+
+/** A state's Catch for `err` (States.ALL or the error's name): the caught value and where to go. */
+function caught(state: State, err: unknown, value: Json): { value: Json; next: string } {
+  const catcher = (
+    (state.Catch ?? []) as { ErrorEquals: string[]; ResultPath?: string; Next: string }[]
+  ).find((c) => c.ErrorEquals.includes('States.ALL') || c.ErrorEquals.includes(asError(err).Error));
+  if (!catcher) throw err;
+  return { value: withResult(value, catcher.ResultPath, asError(err)), next: catcher.Next };
+}
+
+/** A Map state: its items through the ItemProcessor; the state's output. */
+async function runMap(
+  state: State,
+  value: Json,
+  context: Context,
+  invoke: Invoke,
+  io: MapIo | undefined,
+  observed: Observed,
+): Promise<Json> {
+  const items = await mapItems(state, value, context, io);
+  const processor = state.ItemProcessor as Definition & { ProcessorConfig?: { Mode?: string } };
+  const distributed = processor.ProcessorConfig?.Mode === 'DISTRIBUTED';
+  if (distributed) observed.mapItems.push(items.length);
+  const limit = Number(state.MaxConcurrency ?? 0) || items.length;
+  const results: Child[] = new Array(items.length);
+  let cursor = 0;
+  const worker = async () => {
+    for (let i = cursor++; i < items.length; i = cursor++) {
+      const itemContext: Context = { Map: { Item: { Value: items[i], Index: i } } };
+      const itemInput = state.ItemSelector ? evaluate(state.ItemSelector, value, itemContext) : items[i];
+      try {
+        const output = await runStates(processor, itemInput, invoke, itemContext, io, observed);
+        results[i] = { input: itemInput, output };
+      } catch (err: unknown) {
+        if (!distributed) throw err; // an inline Map fails with its iteration
+        results[i] = { input: itemInput, error: asError(err) };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failed = results.filter((r) => r.error).length;
+  const tolerated = Number(state.ToleratedFailurePercentage ?? 0);
+  if (failed > 0 && (failed / results.length) * 100 > tolerated) {
+    throw Object.assign(new Error(`${failed} of ${results.length} child executions failed`), {
+      name: 'States.ExceedToleratedFailureThreshold',
+    });
+  }
+  const result = state.ResultWriter
+    ? await writeResults(state.ResultWriter as ResultWriter, value, context, results, io)
+    : results.map((r) => r.output);
+  return output(state, withResult(value, state.ResultPath, result), context);
 }

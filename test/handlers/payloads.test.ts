@@ -1,6 +1,6 @@
 /** The Map's caught errors → plain reasons; Finalize's input accepts outcomes and caught failures. */
 import { describe, expect, it } from 'vitest';
-import { FinalizeInputSchema, reasonOf } from '#handlers/payloads';
+import { FinalizeInputSchema, MapResultSchema, reasonOf } from '#handlers/payloads';
 
 describe('reasonOf', () => {
   it('keeps the error name and the Lambda errorMessage, never the stack trace', () => {
@@ -29,19 +29,29 @@ describe('reasonOf', () => {
 });
 
 describe('FinalizeInputSchema', () => {
+  const plan = {
+    runId: 'r',
+    scheduleId: 's',
+    scheduledTime: '2026-11-23T07:00:00Z',
+    window: { start: '2026-11-16', end: '2026-11-22', timezone: 'UTC' },
+    lookback: [],
+    startedAt: '2026-11-23T07:00:01Z',
+    items: { bucket: 'b', key: 'exports/_workflow/tasks/r.json' },
+    taskCount: 4,
+  };
+
+  it('takes the plan with its items in S3 and where the Map wrote its results, or the Map’s error', () => {
+    const results = { MapRunArn: 'arn', ResultWriterDetails: { Bucket: 'b', Key: 'k/manifest.json' } };
+    expect(FinalizeInputSchema.safeParse({ plan, results }).success).toBe(true);
+    expect(FinalizeInputSchema.safeParse({ plan, results: { error: '{}' } }).success).toBe(true);
+    expect(FinalizeInputSchema.safeParse({ plan: { ...plan, items: undefined }, results }).success).toBe(
+      false,
+    );
+    expect(FinalizeInputSchema.safeParse({ plan, results: [] }).success).toBe(false);
+  });
+
   it('rejects a Map result that is neither an outcome nor a caught failure', () => {
-    const plan = {
-      runId: 'r',
-      scheduleId: 's',
-      scheduledTime: '2026-11-23T07:00:00Z',
-      window: { start: '2026-11-16', end: '2026-11-22', timezone: 'UTC' },
-      lookback: [],
-      startedAt: '2026-11-23T07:00:01Z',
-      tasks: [],
-    };
-    expect(
-      FinalizeInputSchema.safeParse({ plan, outcomes: [{ failed: { reportId: 'x', error: '{}' } }] }).success,
-    ).toBe(true);
-    expect(FinalizeInputSchema.safeParse({ plan, outcomes: [{ status: 'continue' }] }).success).toBe(false);
+    expect(MapResultSchema.safeParse({ failed: { reportId: 'x', error: '{}' } }).success).toBe(true);
+    expect(MapResultSchema.safeParse({ status: 'continue' }).success).toBe(false);
   });
 });

@@ -56,6 +56,8 @@ let planned: PlannedRun;
 let finalizeInput: unknown;
 const childOutputs: unknown[] = [];
 let manifest: Manifest;
+let io: MapIo;
+let invoke: Invoke;
 
 /** A done outcome as big as a real one: columns, totals, two files and the top 10 rows. */
 function exported(task: ReportTask): ExportStepResult {
@@ -115,14 +117,14 @@ beforeAll(async () => {
   const { Template } = await import('aws-cdk-lib/assertions');
   definition = definitionOf(Template.fromStack(stack)) as unknown as Definition;
 
-  const io: MapIo = {
+  io = {
     getObject: async (_bucket, key) =>
       new TextDecoder().decode((await sink.getObject(key)) ?? new Uint8Array()),
     putObject: async (_bucket, key, body) => {
       await sink.putObject(key, body, 'application/json');
     },
   };
-  const invoke: Invoke = async (resource, input) => {
+  invoke = async (resource, input) => {
     if (resource.includes('Plan')) {
       // what the Plan handler does: plan, tasks to S3, the plan without them to the state
       const { tasks, ...plan } = planRun(config, input as typeof RUN, {
@@ -152,6 +154,7 @@ beforeAll(async () => {
   const { plan: p, results } = FinalizeInputSchema.parse(finalizeInput);
   const { items, taskCount: _, ...rest } = p;
   const plan = { ...rest, tasks: await readTasks(sink, items.key) };
+  if ('error' in results) throw new Error(`the Map failed: ${results.error}`);
   const read = await readMapResults(sink, results.ResultWriterDetails.Key);
   ({ manifest } = await finalizeRun(config, plan, toOutcomes(config, plan, read.results), {
     sink,
@@ -204,5 +207,27 @@ describe(`the workflow at ${LOOKBACK + 1} windows × ${REPORTS} reports`, () => 
     );
     expect(failed).toEqual([['2026-11-10', 'report-07', expect.stringMatching(/^States\.Runtime/)]]);
     expect(manifest.restated?.every((w) => w.reports.length === REPORTS)).toBe(true);
+  });
+});
+
+describe('when the Map itself fails', () => {
+  it('its Catch still reaches Finalize, which reports every task failed with the Map’s error', async () => {
+    const broken: MapIo = {
+      ...io,
+      getObject: async () => {
+        throw Object.assign(new Error('Access Denied reading the task list'), {
+          name: 'States.ItemReaderFailed',
+        });
+      },
+    };
+    await runStates(definition, RUN, invoke, {}, broken);
+    const { plan: p, results } = FinalizeInputSchema.parse(finalizeInput);
+    expect('error' in results).toBe(true);
+    const { items, taskCount: _, ...rest } = p;
+    const plan = { ...rest, tasks: await readTasks(sink, items.key) };
+    const outcomes = toOutcomes(config, plan, [], 'error' in results ? results.error : undefined);
+    expect(outcomes).toHaveLength((LOOKBACK + 1) * REPORTS);
+    expect(new Set(outcomes.map((o) => o.manifest.status))).toEqual(new Set(['failed']));
+    expect(outcomes[0]?.manifest.error).toBe('States.ItemReaderFailed: Access Denied reading the task list');
   });
 });
