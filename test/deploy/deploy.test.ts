@@ -30,10 +30,28 @@ import {
   DescribeStackResourcesCommand,
   DescribeStacksCommand,
 } from '@aws-sdk/client-cloudformation';
+import { IAMClient } from '@aws-sdk/client-iam';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { CreateEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '#core/config/schema';
+import { type Simulator, startSimulator } from '#simulator/server';
+import { exampleConfig } from '../e2e/helpers';
 import { hasMoto, needMoto } from '../support/servers';
 import { ACCOUNT, type Emulator, REGION, ROOT, startEmulator, tracebacks } from './emulator';
 import { type CfnTemplate, Resolver } from './intrinsics';
+import {
+  createUser,
+  enforceIam,
+  type Keys,
+  type PolicyDocument,
+  putUserPolicies,
+  removableStatements,
+  rolePolicies,
+  runPhase,
+  without,
+} from './privilege';
 import { type Check, clients, comparers, lambdaArnsIn } from './readback';
 
 const CDK = join(ROOT, 'node_modules', '.bin', 'cdk');
@@ -81,7 +99,7 @@ function cdk(args: string[], cwd: string): Promise<number> {
 
 beforeAll(async () => {
   if (!hasMoto) return;
-  moto = await startEmulator();
+  moto = await startEmulator({ iamFixes: true });
   // Bootstrap (from an empty folder: inside the app's folder it would synthesize the app first)
   // while the app synthesizes; then deploy that cloud assembly, as `cdk deploy` would after its synth.
   const [tBoot, tSynth] = await Promise.all([
@@ -173,4 +191,127 @@ describe('cdk deploy of the example config into the emulator', () => {
     );
     expect(outputs).toEqual(expected);
   });
+});
+
+const DENIED = /AccessDenied|access denied|not authori[sz]ed|HTTP 403|"<\?xml vers/i;
+/** The phase's failure line (role-run.ts prints `<phase> failed: …`), without runtime warnings. */
+const failure = (stderr: string) =>
+  stderr
+    .split('\n')
+    .filter((l) => / failed: /.test(l))
+    .join('\n');
+
+/** The Lambda of a description (Export, Finalize) → its deployed role's name. */
+function roleOf(description: string): string {
+  const fn = Object.values(template.Resources).find(
+    (r) => r.Type === 'AWS::Lambda::Function' && String(r.Properties?.Description).includes(description),
+  );
+  const role = new Resolver(template, physical).resolve(fn?.Properties?.Role);
+  return String(role).split('/').pop() ?? '';
+}
+
+describe("least privilege: each Lambda's path under its deployed role's own policy, IAM enforced", () => {
+  let sim: Simulator;
+  let config: Config;
+  let iam: IAMClient;
+  const keys: Record<'export' | 'finalize', Keys> = {} as never;
+  const policies: Record<'export' | 'finalize', Record<string, PolicyDocument>> = {} as never;
+  const users = { export: 'lp-export', finalize: 'lp-finalize' } as const;
+  const work = mkdtempSync(join(tmpdir(), 'least-privilege-'));
+  const exported = join(work, 'exported.json');
+  let env: Record<string, string>;
+  let admin: IAMClient;
+  let bucket = '';
+
+  const run = (who: 'export' | 'finalize') =>
+    runPhase(
+      moto,
+      keys[who],
+      config,
+      env,
+      who === 'export' ? ['export', exported] : ['finalize', exported, join(work, 'final.json')],
+    );
+
+  beforeAll(async () => {
+    if (!hasMoto) return;
+    sim = await startSimulator({ seed: 5 });
+    config = await exampleConfig(sim.baseUrl);
+    bucket = outputs.BucketName ?? '';
+    env = { BUCKET_NAME: bucket, EVENT_BUS_NAME: 'default', MAP_CONCURRENCY: '4' };
+    iam = new IAMClient(moto.clientConfig());
+    await new SecretsManagerClient(moto.clientConfig()).send(
+      new CreateSecretCommand({
+        Name: config.api.credentialsSecret,
+        SecretString: JSON.stringify(sim.credentials),
+      }),
+    );
+    await new SESv2Client(moto.clientConfig()).send(
+      new CreateEmailIdentityCommand({ EmailIdentity: 'reports@example.com' }),
+    );
+    policies.export = await rolePolicies(iam, roleOf('export one report'));
+    policies.finalize = await rolePolicies(iam, roleOf('manifest, summary email'));
+    keys.export = await createUser(iam, users.export, policies.export);
+    keys.finalize = await createUser(iam, users.finalize, policies.finalize);
+    const adminKeys = await createUser(iam, 'lp-admin', {
+      admin: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }] },
+    });
+    admin = new IAMClient(moto.clientConfig(adminKeys));
+    await enforceIam(moto);
+  }, 120_000);
+
+  afterAll(async () => {
+    await sim?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('exports every report (secret read, S3 writes, multipart upload, abort, list, delete) as the Export role', async (ctx) => {
+    needMoto(ctx);
+    const out = await run('export');
+    expect(failure(out.stderr)).toBe('');
+    expect(out.code).toBe(0);
+  }, 180_000);
+
+  it('finalizes (previous manifest, attachments, manifest, SES send, EventBridge put) as the Finalize role', async (ctx) => {
+    needMoto(ctx);
+    const out = await run('finalize');
+    expect(failure(out.stderr)).toBe('');
+    expect(out.code).toBe(0);
+  }, 120_000);
+
+  it('refuses what neither role was granted (reading exports as Export, writing outside the prefix)', async (ctx) => {
+    needMoto(ctx);
+    const asExport = new S3Client({ ...moto.clientConfig(keys.export), forcePathStyle: true });
+    await expect(asExport.send(new GetObjectCommand({ Bucket: bucket, Key: 'exports/x' }))).rejects.toThrow(
+      /Access ?Denied/i,
+    );
+    await expect(
+      asExport.send(new PutObjectCommand({ Bucket: bucket, Key: 'elsewhere/x', Body: 'x' })),
+    ).rejects.toThrow(/Access ?Denied/i);
+    const asFinalize = new S3Client({ ...moto.clientConfig(keys.finalize), forcePathStyle: true });
+    await expect(
+      asFinalize.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'exports/x' })),
+    ).rejects.toThrow(/Access ?Denied/i);
+  });
+
+  for (const who of ['export', 'finalize'] as const) {
+    it(`fails the ${who} path when any one statement of its policy is removed`, async (ctx) => {
+      needMoto(ctx);
+      const removable = removableStatements(policies[who]);
+      expect(removable.length).toBeGreaterThanOrEqual(who === 'export' ? 3 : 4);
+      const results: { actions: string; code: number | null; error: string }[] = [];
+      try {
+        for (const s of removable) {
+          await putUserPolicies(admin, users[who], without(policies[who], s.policy, s.index));
+          const out = await run(who);
+          results.push({ actions: s.actions, code: out.code, error: failure(out.stderr) });
+        }
+      } finally {
+        await putUserPolicies(admin, users[who], policies[who]);
+      }
+      // Each removal fails the path, refused by IAM: moto answers a refused JSON-protocol call with
+      // an XML AccessDenied body (HTTP 403), which the SDK reports as a deserialization error.
+      expect(results.filter((r) => r.code === 0)).toEqual([]);
+      for (const r of results) expect(r.error, r.actions).toMatch(DENIED);
+    }, 600_000);
+  }
 });
