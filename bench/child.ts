@@ -17,6 +17,7 @@ import { validateConfig } from '#core/config/load';
 import { silentLog } from '#core/log';
 import { exportReportStep } from '#core/run/export-step';
 import { reportRequest } from '#core/run/request';
+import { createHttp } from '#http';
 
 interface Job {
   mode: 'export' | 'fetch';
@@ -66,6 +67,7 @@ async function main(job: Job): Promise<void> {
   if (!schedule) throw new Error('no schedule');
 
   const api = createApiClient({
+    http: createHttp,
     baseUrl: job.baseUrl,
     credentials: async () => ({ clientId: job.clientId, clientSecret: job.clientSecret }),
     pageSize: job.pageSize,
@@ -107,7 +109,6 @@ async function main(job: Job): Promise<void> {
         api,
         sink,
         log: silentLog,
-        now: () => new Date(),
         ...(encoder ? { encoder } : {}),
         ...(job.rowGroupRows ? { tuning: { rowGroupRows: job.rowGroupRows } } : {}),
       });

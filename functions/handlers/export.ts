@@ -24,7 +24,6 @@ export const handler = async (event: unknown, context: LambdaContext): Promise<E
     api: apiClient(config, () => context.getRemainingTimeInMillis()),
     sink: exportSink(),
     log,
-    now: () => new Date(),
     timeLeftMs: () => context.getRemainingTimeInMillis(),
     encoder: sharedEncoderPool(),
     onProgress: (p) => {

@@ -1,7 +1,7 @@
 /**
  * Parquet encoding of one part, on hyparquet-writer's public API only (`ParquetWriter`, `ByteWriter`;
- * chosen for its size: 55 KB, no native code or wasm, streams by row group, smallest Snappy output).
- * Each buffered row group is one `write({ columnData, rowGroupSize: rows })` call, so it becomes one
+ * chosen by measurement, docs/export.md: 55 KB, no native code or wasm, streams by row group, smallest
+ * Snappy output). Each buffered row group is one `write({ columnData, rowGroupSize: rows })` call, so it becomes one
  * Parquet row group; the writer calls our `ByteWriter`'s `flush()` after it, which moves the bytes out,
  * so no more than one row group's bytes are ever held. Dictionary encoding, statistics (min/max/null
  * count) and the offset index are the library's defaults, decided per column chunk.
