@@ -10,8 +10,9 @@
  *   the page fetcher). Encoded bytes come back as transferred buffers (not copied).
  * - The worker entry is this module itself, re-entered with `isMainThread` false: from source (CLI,
  *   tests) it is loaded through tsx, in the one-file Lambda bundle it is the bundle file.
- * - A worker only keeps the process alive while it has calls in flight. A worker that dies (e.g. its
- *   heap limit) fails its streams' calls with `ENCODE_FAILED` and is replaced for new streams.
+ * - The process is kept alive only while a worker has calls in flight (the workers are unref'd; a
+ *   timer holds the loop meanwhile). A worker that dies (e.g. at its heap limit) fails its streams'
+ *   calls with `ENCODE_FAILED` and is replaced for new streams.
  */
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -78,6 +79,8 @@ class PoolWorker {
     { resolve: (out: EncodedBytes) => void; reject: (e: Error) => void }
   >();
   private seq = 0;
+  /** Keeps the process alive while calls are in flight (the worker itself is always unref'd). */
+  private keepAlive: NodeJS.Timeout | undefined;
   dead = false;
 
   constructor(heapMb: number) {
@@ -92,25 +95,35 @@ class PoolWorker {
     if (this.dead) return Promise.reject(encodeFailed('the encoder worker is gone'));
     this.seq += 1;
     const seq = this.seq;
-    if (this.calls.size === 0) this.worker.ref();
+    this.keepAlive ??= setInterval(() => undefined, 3_600_000);
     return new Promise((resolve, reject) => {
       this.calls.set(seq, { resolve, reject });
       this.worker.postMessage({ seq, req });
     });
   }
 
-  terminate(): Promise<number> {
+  async terminate(): Promise<void> {
     this.dead = true;
-    // an unref'd worker's exit would not keep the loop alive until the caller's await resolves
-    this.worker.ref();
-    return this.worker.terminate();
+    // the process must stay alive until the worker has exited, or the caller's await never settles
+    const alive = setInterval(() => undefined, 3_600_000);
+    try {
+      await this.worker.terminate();
+    } finally {
+      clearInterval(alive);
+      this.idle();
+    }
+  }
+
+  private idle(): void {
+    clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
   }
 
   private settle(reply: Reply): void {
     const call = this.calls.get(reply.seq);
     if (call === undefined) return;
     this.calls.delete(reply.seq);
-    if (this.calls.size === 0) this.worker.unref();
+    if (this.calls.size === 0) this.idle();
     if (reply.error !== undefined) call.reject(encodeFailed(reply.error));
     else call.resolve(reply.out ?? {});
   }
@@ -120,7 +133,7 @@ class PoolWorker {
     this.dead = true;
     for (const call of this.calls.values()) call.reject(encodeFailed(reason));
     this.calls.clear();
-    this.worker.unref();
+    this.idle();
   }
 }
 
