@@ -41,7 +41,9 @@ function serve(): void {
   const port = parentPort;
   if (port === null) return;
   const host = new EncoderHost();
-  port.on('message', ({ seq, req }: { seq: number; req: EncoderRequest }) => {
+  port.on('message', ({ seq, req }: { seq: number; req: EncoderRequest | 'stop' }) => {
+    // stop: let the thread end by itself (so a --cpu-prof profile of it is written)
+    if (req === 'stop') return port.close();
     try {
       const out = host.handle(req);
       port.postMessage({ seq, out } satisfies Reply, out ? transferables(out) : []);
@@ -81,14 +83,19 @@ class PoolWorker {
   private seq = 0;
   /** Keeps the process alive while calls are in flight (the worker itself is always unref'd). */
   private keepAlive: NodeJS.Timeout | undefined;
+  private exited = false;
   dead = false;
 
   constructor(heapMb: number) {
     this.worker = startWorker({ maxOldGenerationSizeMb: heapMb });
-    this.worker.unref();
     this.worker.on('message', (reply: Reply) => this.settle(reply));
     this.worker.on('error', (err: unknown) => this.fail(describeError(err)));
-    this.worker.on('exit', (code) => this.fail(`the encoder worker exited (code ${code})`));
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      this.fail(`the encoder worker exited (code ${code})`);
+    });
+    // after the listeners: adding a 'message' listener refs the worker's port again
+    this.worker.unref();
   }
 
   call(req: EncoderRequest): Promise<EncodedBytes> {
@@ -102,12 +109,18 @@ class PoolWorker {
     });
   }
 
+  /** Asks the worker to end by itself; terminates it if it has not within a second. */
   async terminate(): Promise<void> {
     this.dead = true;
+    if (this.exited) return;
     // the process must stay alive until the worker has exited, or the caller's await never settles
     const alive = setInterval(() => undefined, 3_600_000);
     try {
-      await this.worker.terminate();
+      const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+      this.worker.postMessage({ seq: 0, req: 'stop' });
+      const timer = setTimeout(() => void this.worker.terminate(), 1_000);
+      await exited;
+      clearTimeout(timer);
     } finally {
       clearInterval(alive);
       this.idle();
