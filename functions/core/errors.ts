@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'SCHEMA_DRIFT'
   | 'WRITE_FAILED'
   | 'EMAIL_FAILED'
+  | 'STATE_TOO_LARGE' // a checkpoint or result would not fit a Step Functions payload
   | 'INTERNAL';
 
 export interface ExporterErrorOptions {
