@@ -27,8 +27,8 @@ import { embedConfig } from '../../infra/stacks/exporter-stack';
 import { type LocalS3, startLocalS3 } from '../e2e/fauxqs';
 import { exampleConfig } from '../e2e/helpers';
 import { definitionOf } from '../infra/synth';
+import { hasMoto, type LocalServer, needMoto, startMoto, startSes } from '../support/servers';
 import { type Definition, type Invoke, runStates } from './asl';
-import { hasMoto, type LocalServer, MOTO_MISSING, startMoto, startSes } from './servers';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RUN = { scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' };
@@ -149,13 +149,6 @@ async function csvRows(bucket: string, keys: readonly string[], reportId: string
   return rows;
 }
 
-/** Skips (naming what to install) outside CI, fails in CI, when moto_server is missing. */
-function needMoto(ctx: { skip: (note?: string) => void }): void {
-  if (hasMoto) return;
-  if (process.env.CI === 'true') throw new Error(MOTO_MISSING);
-  ctx.skip(MOTO_MISSING);
-}
-
 const notPart = (k: string) => !/\/part-\d{5}\.(csv|parquet)$/.test(k);
 
 let cliManifest: Manifest;
@@ -251,7 +244,14 @@ afterAll(async () => {
   rmSync(outdir, { recursive: true, force: true });
 });
 
-describe('handlers end to end (Plan → Export loop → Finalize)', () => {
+/** `npm run test:node22` runs this file on the Lambda runtime's Node and sets the major it expects. */
+const NODE_MAJOR = process.versions.node.split('.')[0];
+
+describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${process.versions.node}`, () => {
+  it('runs on the Node major version it was started for (22 under npm run test:node22)', () => {
+    expect(NODE_MAJOR).toBe(process.env.E2E_NODE_MAJOR ?? NODE_MAJOR);
+  });
+
   it('continues the paged reports over several steps, with payloads far below the Step Functions limit', (ctx) => {
     needMoto(ctx);
     const total = Object.values(small.continues).reduce((a, b) => a + b, 0);
@@ -357,7 +357,12 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
     const key = small.finalized.manifestKey;
     const refused = () => Promise.reject(new ExporterError('EMAIL_FAILED', 'SES did not send the summary'));
     await expect(
-      finalizeAndAnnounce(refused, createS3Sink(HANDLER_BUCKET), HANDLER_BUCKET, key),
+      finalizeAndAnnounce(
+        refused,
+        createS3Sink(HANDLER_BUCKET),
+        { bucket: HANDLER_BUCKET, eventBus: 'default' },
+        key,
+      ),
     ).rejects.toThrow(/SES did not send/);
     const events = await drainEvents();
     expect(events).toHaveLength(1);

@@ -5,7 +5,9 @@
  */
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
+import { windowProblem } from '../window-kinds';
 import { parseScheduleExpression } from './cron';
+import { deploySchema } from './deploy-schema';
 import { baseUrlProblems, prefixProblem } from './locations';
 import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES } from './routes';
 
@@ -123,13 +125,8 @@ const summarySchema = z.strictObject({
 });
 
 const windowSchema = z.string().superRefine((value, ctx) => {
-  if (['yesterday', 'previous-week', 'previous-month', 'month-to-date'].includes(value)) return;
-  const m = /^last-(\d+)-days$/.exec(value);
-  if (m && Number(m[1]) >= 1 && Number(m[1]) <= 366) return;
-  ctx.addIssue({
-    code: 'custom',
-    message: `unknown window "${value}"; use yesterday, last-N-days (1 ≤ N ≤ 366), previous-week, previous-month or month-to-date`,
-  });
+  const problem = windowProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
 
 const reportSchema = z
@@ -279,6 +276,7 @@ export const ConfigSchema = z
       .strictObject({ alarmEmail: emailAddress.optional() })
       .default({})
       .describe('Deploy only: where alarms are sent'),
+    deploy: deploySchema,
     schedules: z.array(scheduleSchema).min(1, { error: 'the config needs at least one schedule' }),
   })
   .superRefine((config, ctx) => {
@@ -320,3 +318,4 @@ function strings(value: unknown): string[] {
 export type Config = z.infer<typeof ConfigSchema>;
 export type ScheduleConfig = Config['schedules'][number];
 export type ReportConfig = ScheduleConfig['reports'][number];
+export type { DeployConfig } from './deploy-schema';
