@@ -38,11 +38,13 @@ const BUNDLE_BUCKET = 'bundle-exports';
 const REGION = 'eu-central-1';
 const PAYLOAD_LIMIT = 256 * 1024;
 
+type LambdaContext = { getRemainingTimeInMillis(): number };
 type Handlers = {
-  plan: (e: unknown) => Promise<RunPlan>;
-  export: (e: unknown, c: { getRemainingTimeInMillis(): number }) => Promise<ExportStepResult>;
+  plan: (e: unknown, c: LambdaContext) => Promise<RunPlan>;
+  export: (e: unknown, c: LambdaContext) => Promise<ExportStepResult>;
   finalize: (
     e: unknown,
+    c: LambdaContext,
   ) => Promise<{ manifestKey: string; manifestLocation: string; status: string; emailed: number }>;
 };
 
@@ -111,8 +113,8 @@ async function runWorkflow(
   const invoke: Invoke = async (resource, input) => {
     largestPayload = Math.max(largestPayload, JSON.stringify(input).length);
     let out: unknown;
-    if (resource.includes('Plan')) out = plan = await h.plan(input);
-    else if (resource.includes('Finalize')) out = await h.finalize(input);
+    if (resource.includes('Plan')) out = plan = await h.plan(input, context);
+    else if (resource.includes('Finalize')) out = await h.finalize(input, context);
     else {
       const result = await h.export(input, context);
       if (result.status === 'done') outcomes.push(result.outcome);
