@@ -61,6 +61,7 @@ export async function exportReportStep(
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,
       maxPartBytes: tuning.maxPartBytes,
+      ...(deps.encoder ? { encoder: deps.encoder } : {}),
     },
     resumed ?? undefined,
   );
@@ -144,6 +145,8 @@ export async function exportReportStep(
     deps.log.error('report failed', { reportId: task.reportId, route: report.route, error: reason });
     progress(true);
     return { status: 'done', task, outcome: { manifest: outcome('failed', reason), top: [] } };
+  } finally {
+    writer.release();
   }
 }
 
