@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'WRITE_FAILED'
   | 'ENCODE_FAILED' // the Parquet/CSV encoder (worker) failed or died, e.g. at its heap limit
   | 'EMAIL_FAILED'
+  | 'STATE_TOO_LARGE' // a checkpoint or result would not fit a Step Functions payload
   | 'INTERNAL';
 
 export interface ExporterErrorOptions {
