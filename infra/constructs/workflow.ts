@@ -77,6 +77,8 @@ export class ExportWorkflow extends Construct {
         },
       },
     });
+    // States.ALL does not match States.DataLimitExceeded (a result over 256 KB): caught by name
+    exportTask.addCatch(failed, { errors: ['States.DataLimitExceeded'], resultPath: '$.error' });
     exportTask.addCatch(failed, { errors: ['States.ALL'], resultPath: '$.error' });
     const done = new sfn.Pass(this, 'ReportDone', { outputPath: '$.outcome' });
     const more = new sfn.Choice(this, 'MorePages?')
@@ -100,12 +102,14 @@ export class ExportWorkflow extends Construct {
       resultPath: '$.results',
     });
     map.itemProcessor(exportTask.next(more));
-    // The Map itself failing (task list unreadable, results unwritable) still ends in Finalize, which
+    // The Map itself failing (task list unreadable, results unwritable, its output over the payload
+    // limit — which States.ALL does not match, so it is caught by name) still ends in Finalize, which
     // then writes a manifest with every report failed and the reason, so the run alarms with a record.
     const mapFailed = new sfn.Pass(this, 'MapFailed', {
       parameters: { error: sfn.JsonPath.jsonToString(sfn.JsonPath.objectAt('$.mapError')) },
       resultPath: '$.results',
     });
+    map.addCatch(mapFailed, { errors: ['States.DataLimitExceeded'], resultPath: '$.mapError' });
     map.addCatch(mapFailed, { errors: ['States.ALL'], resultPath: '$.mapError' });
 
     const finalizeTask = new tasks.LambdaInvoke(this, 'Finalize', {

@@ -1,7 +1,8 @@
 /**
  * A small interpreter for the subset of Amazon States Language the synthesized state machine uses
  * (Task, Pass, Choice with StringEquals, inline and Distributed Map, Catch, Parameters/ItemSelector
- * with `.$` paths and `States.JsonToString`, ResultPath, OutputPath), so the handler end-to-end runs
+ * with `.$` paths and `States.JsonToString`, ResultPath, OutputPath, and optionally the payload limit
+ * with `States.DataLimitExceeded`, which `States.ALL` does not catch), so the handler end-to-end runs
  * the *actual* definition from the template rather than a hand-written copy of it. Not a test file.
  *
  * Semantics follow the States Language spec for these fields; Retry is not modelled (a thrown error
@@ -30,6 +31,28 @@ export type Invoke = (resource: string, input: Json) => Promise<Json>;
 export interface MapIo {
   getObject(bucket: string, key: string): Promise<string>;
   putObject(bucket: string, key: string, body: string): Promise<void>;
+}
+
+/** Step Functions' limit on a state's output; `States.ALL` does not catch exceeding it. */
+const DATA_LIMIT = 'States.DataLimitExceeded';
+
+export interface Limits {
+  /** Model the payload limit (256 KB on AWS) on Task and Map outputs. @default none */
+  readonly payloadBytes?: number;
+}
+
+/** How a run is modelled: the payload limit, the Distributed Map's S3, and what to record. */
+export interface RunOptions extends Limits {
+  readonly io?: MapIo;
+  readonly observed?: Observed;
+}
+
+function limited(value: Json, limits: Limits): Json {
+  const bytes = Buffer.byteLength(JSON.stringify(value) ?? '');
+  if (limits.payloadBytes !== undefined && bytes > limits.payloadBytes) {
+    throw Object.assign(new Error(`the state output is ${bytes} bytes`), { name: DATA_LIMIT });
+  }
+  return value;
 }
 
 /** What a run saw, for assertions: every Distributed Map's item count and largest state value. */
@@ -101,9 +124,10 @@ export async function runStates(
   input: Json,
   invoke: Invoke,
   context: Context = {},
-  io?: MapIo,
-  observed: Observed = { mapItems: [], largestState: 0 },
+  options: RunOptions = {},
 ): Promise<Json> {
+  const observed = options.observed ?? { mapItems: [], largestState: 0 };
+  const run = { ...options, observed };
   let name: string | undefined = def.StartAt;
   let value = input;
   while (name !== undefined) {
@@ -115,7 +139,7 @@ export async function runStates(
       case 'Task': {
         const effective = state.Parameters ? evaluate(state.Parameters, value, context) : value;
         try {
-          const result = await invoke(String(state.Resource), effective);
+          const result = limited(await invoke(String(state.Resource), effective), options);
           value = output(state, withResult(value, state.ResultPath, result), context);
         } catch (err: unknown) {
           ({ value, next } = caught(state, err, value));
@@ -135,7 +159,7 @@ export async function runStates(
       }
       case 'Map': {
         try {
-          value = await runMap(state, value, context, invoke, io, observed);
+          value = await runMap(state, value, context, invoke, run);
         } catch (err: unknown) {
           ({ value, next } = caught(state, err, value));
         }
@@ -240,9 +264,9 @@ async function runMap(
   value: Json,
   context: Context,
   invoke: Invoke,
-  io: MapIo | undefined,
-  observed: Observed,
+  options: RunOptions & { observed: Observed },
 ): Promise<Json> {
+  const { io, observed } = options;
   const items = await mapItems(state, value, context, io);
   const processor = state.ItemProcessor as Definition & { ProcessorConfig?: { Mode?: string } };
   const distributed = processor.ProcessorConfig?.Mode === 'DISTRIBUTED';
@@ -255,7 +279,7 @@ async function runMap(
       const itemContext: Context = { Map: { Item: { Value: items[i], Index: i } } };
       const itemInput = state.ItemSelector ? evaluate(state.ItemSelector, value, itemContext) : items[i];
       try {
-        const output = await runStates(processor, itemInput, invoke, itemContext, io, observed);
+        const output = await runStates(processor, itemInput, invoke, itemContext, options);
         results[i] = { input: itemInput, output };
       } catch (err: unknown) {
         if (!distributed) throw err; // an inline Map fails with its iteration
@@ -274,5 +298,5 @@ async function runMap(
   const result = state.ResultWriter
     ? await writeResults(state.ResultWriter as ResultWriter, value, context, results, io)
     : results.map((r) => r.output);
-  return output(state, withResult(value, state.ResultPath, result), context);
+  return output(state, withResult(value, state.ResultPath, limited(result, options)), context);
 }

@@ -148,7 +148,7 @@ beforeAll(async () => {
     return JSON.parse(JSON.stringify(result));
   };
   observed = { mapItems: [], largestState: 0 };
-  await runStates(definition, RUN, invoke, {}, io, observed);
+  await runStates(definition, RUN, invoke, {}, { io, observed });
 
   // What the Finalize handler does with its input: tasks and results back from S3 → manifests.
   const { plan: p, results } = FinalizeInputSchema.parse(finalizeInput);
@@ -220,7 +220,7 @@ describe('when the Map itself fails', () => {
         });
       },
     };
-    await runStates(definition, RUN, invoke, {}, broken);
+    await runStates(definition, RUN, invoke, {}, { io: broken });
     const { plan: p, results } = FinalizeInputSchema.parse(finalizeInput);
     expect('error' in results).toBe(true);
     const { items, taskCount: _, ...rest } = p;

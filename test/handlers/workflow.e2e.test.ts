@@ -135,7 +135,7 @@ async function runWorkflow(
     return through(out);
   };
   const observed: Observed = { mapItems: [], largestState: 0 };
-  const finalized = (await runStates(definition, RUN, invoke, {}, s3Io, observed)) as Awaited<
+  const finalized = (await runStates(definition, RUN, invoke, {}, { io: s3Io, observed })) as Awaited<
     ReturnType<Handlers['finalize']>
   >;
   if (!plan) throw new Error('the workflow never planned');

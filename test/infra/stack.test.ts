@@ -123,7 +123,11 @@ describe('workflow', () => {
     expect(map.ItemProcessor.StartAt).toBe('Export');
     expect(inner.Export).toMatchObject({
       Next: 'MorePages?',
-      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailed' }],
+      // States.ALL does not match States.DataLimitExceeded: it is caught by name, first
+      Catch: [
+        { ErrorEquals: ['States.DataLimitExceeded'], ResultPath: '$.error', Next: 'ReportFailed' },
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailed' },
+      ],
     });
     expect(inner['MorePages?']).toMatchObject({
       Type: 'Choice',
@@ -139,6 +143,15 @@ describe('workflow', () => {
           'error.$': 'States.JsonToString($.error)',
         },
       },
+    });
+    // the Map's results together over the limit still reach Finalize (every report failed, alarming)
+    expect(map).toMatchObject({
+      Catch: [{ ErrorEquals: ['States.DataLimitExceeded'], Next: 'ResultsTooLarge' }],
+    });
+    expect(def.States.ResultsTooLarge).toMatchObject({
+      Result: [],
+      ResultPath: '$.outcomes',
+      Next: 'Finalize',
     });
     expect(def.States.Finalize).toMatchObject({
       Parameters: { 'plan.$': '$.plan', 'results.$': '$.results' },
