@@ -3,7 +3,7 @@
  * without a result, becomes a `failed` row) → manifests (restated windows', then this run's, last) →
  * summary email → `Report Export Completed` event naming the manifest's location, status and the
  * restated windows (sent even when only the email failed; the run then still fails and alarms). The
- * run's scratch objects in S3 are removed once the manifest is written.
+ * run's scratch objects in S3 (task list, Map results) are removed last.
  */
 import { manifestKey } from '#core/export/keys';
 import { finalizeRun } from '#core/run/finalize';
@@ -49,11 +49,9 @@ export const handler = lambdaHandler(
       key,
     );
     recordRun(manifest);
-    try {
-      await sink.deleteObjects([items.key, ...read.keys]);
-    } catch (err: unknown) {
-      log.warn('the run’s workflow objects were not removed', { error: String(err) });
-    }
+    // After the manifest, email and event: a failure here fails the execution (and alarms) with the
+    // run's data complete, rather than leaving scratch objects behind unnoticed.
+    await sink.deleteObjects([items.key, ...read.keys]);
     return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
   },
   { metrics: true },

@@ -15,8 +15,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createS3Sink } from '#adapters/s3-sink';
 import type { Config } from '#core/config/schema';
 import { mapResultsPrefix } from '#core/export/keys';
+import { planRun } from '#core/run/plan';
 import type { ExportStepResult, ReportOutcome } from '#core/run/types';
-import { readTasks } from '#handlers/map-items';
 import type { PlannedRun } from '#handlers/payloads';
 import { embedConfig } from '../../infra/stacks/exporter-stack';
 
@@ -34,8 +34,18 @@ async function exportPhase(out: string): Promise<void> {
   const step = (await import('#handlers/export')).handler as Handler<ExportStepResult>;
   const outcomes: ReportOutcome[] = [];
   const sink = createS3Sink(String(process.env.BUCKET_NAME));
-  // the task list Plan wrote, as the Distributed Map reads it
-  const tasks = await readTasks(sink, plan.items.key);
+  // the task list Plan wrote to S3 (the Distributed Map reads it with the state machine's role; the
+  // Export role may not read objects, so the same tasks are planned here)
+  const tasks = planRun(
+    config,
+    { scheduleId: plan.scheduleId, scheduledTime: plan.scheduledTime },
+    {
+      now: () => new Date(plan.startedAt),
+      newRunId: () => plan.runId,
+    },
+  ).tasks;
+  if (tasks.length !== plan.taskCount)
+    throw new Error(`planned ${tasks.length} tasks, Plan wrote ${plan.taskCount}`);
   const children: { Input: string; Output: string; Status: string }[] = [];
   for (const task of tasks) {
     let result = await step({ task }, context);

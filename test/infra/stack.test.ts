@@ -144,13 +144,17 @@ describe('workflow', () => {
         },
       },
     });
-    // the Map's results together over the limit still reach Finalize (every report failed, alarming)
+    // the Map failing as a whole (its output over the limit by name, anything else by States.ALL)
+    // still reaches Finalize, which reports every task failed with the Map's error
     expect(map).toMatchObject({
-      Catch: [{ ErrorEquals: ['States.DataLimitExceeded'], Next: 'ResultsTooLarge' }],
+      Catch: [
+        { ErrorEquals: ['States.DataLimitExceeded'], ResultPath: '$.mapError', Next: 'MapFailed' },
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.mapError', Next: 'MapFailed' },
+      ],
     });
-    expect(def.States.ResultsTooLarge).toMatchObject({
-      Result: [],
-      ResultPath: '$.outcomes',
+    expect(def.States.MapFailed).toMatchObject({
+      Parameters: { 'error.$': 'States.JsonToString($.mapError)' },
+      ResultPath: '$.results',
       Next: 'Finalize',
     });
     expect(def.States.Finalize).toMatchObject({
