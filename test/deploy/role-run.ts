@@ -60,13 +60,15 @@ async function exportPhase(out: string): Promise<void> {
   }
   // the Map's results as its ResultWriter lays them out (written here in Step Functions' place)
   const results = `${mapResultsPrefix(config.output.prefix)}/lp-map-run`;
-  await sink.putObject(`${results}/SUCCEEDED_0.json`, JSON.stringify(children), 'application/json');
   const manifestKey = `${results}/manifest.json`;
-  await sink.putObject(
-    manifestKey,
-    JSON.stringify({ ResultFiles: { SUCCEEDED: [{ Key: `${results}/SUCCEEDED_0.json`, Size: 0 }] } }),
-    'application/json',
-  );
+  // Finalize removes these, and every finalize run needs them: they go along to the finalize phase
+  const scratch: Record<string, string> = {
+    [plan.items.key]: JSON.stringify(tasks),
+    [`${results}/SUCCEEDED_0.json`]: JSON.stringify(children),
+    [manifestKey]: JSON.stringify({
+      ResultFiles: { SUCCEEDED: [{ Key: `${results}/SUCCEEDED_0.json`, Size: 0 }] },
+    }),
+  };
   const failed = outcomes.filter((o) => o.manifest.status !== 'succeeded');
   if (failed.length > 0) throw new Error(`reports failed: ${JSON.stringify(failed.map((o) => o.manifest))}`);
 
@@ -85,6 +87,7 @@ async function exportPhase(out: string): Promise<void> {
     JSON.stringify({
       plan,
       results: { ResultWriterDetails: { Bucket: process.env.BUCKET_NAME, Key: manifestKey } },
+      scratch,
     }),
   );
 }
@@ -94,7 +97,14 @@ async function finalizePhase(input: string, out: string): Promise<void> {
     status: string;
     emailed: number;
   }>;
-  const result = await finalize(JSON.parse(readFileSync(input, 'utf8')), context);
+  const { scratch, ...event } = JSON.parse(readFileSync(input, 'utf8')) as {
+    scratch: Record<string, string>;
+  };
+  // the workflow's objects (task list, Map results) as Plan and Step Functions leave them; a previous
+  // finalize run removed them
+  const sink = createS3Sink(String(process.env.BUCKET_NAME));
+  for (const [key, body] of Object.entries(scratch)) await sink.putObject(key, body, 'application/json');
+  const result = await finalize(event, context);
   if (result.status !== 'succeeded' || result.emailed !== 1)
     throw new Error(`finalize: ${JSON.stringify(result)}`);
   writeFileSync(out, JSON.stringify(result));
