@@ -4,13 +4,14 @@ import type { ApiClientOptions } from './client';
 
 export type ConfiguredOptions = Pick<
   ApiClientOptions,
-  'baseUrl' | 'arrayFormat' | 'pageSize' | 'concurrency' | 'timeoutMs' | 'maxRetries'
+  'baseUrl' | 'arrayFormat' | 'tokenRequest' | 'pageSize' | 'concurrency' | 'timeoutMs' | 'maxRetries'
 >;
 
 export function apiOptionsOf(api: Config['api']): ConfiguredOptions {
   return {
     baseUrl: api.baseUrl,
     arrayFormat: api.arrayFormat,
+    tokenRequest: api.tokenRequest,
     pageSize: api.pageSize,
     concurrency: api.concurrency,
     timeoutMs: api.timeoutSeconds * 1000,

@@ -82,6 +82,12 @@ const apiSchema = z.strictObject({
     .min(1)
     .describe('Secrets Manager id; its SecretString is {"clientId","clientSecret"}'),
   arrayFormat: z.enum(['repeat', 'comma', 'brackets']).default('repeat'),
+  /**
+   * How the token request carries the credentials: `json` `{"clientId","clientSecret"}` (the API
+   * document's field names), or `form`, an OAuth 2.0 form body
+   * (`grant_type=client_credentials&client_id=…&client_secret=…`) for servers that expect one.
+   */
+  tokenRequest: z.enum(['json', 'form']).default('json'),
   pageSize: z.int().min(1).max(10_000).default(500),
   concurrency: z.int().min(1).max(64).default(4),
   timeoutSeconds: z.number().positive().max(900).default(30),
@@ -120,11 +126,27 @@ const filtersSchema = z.strictObject({
   reportingGroupIds: z.never({ error: REPORTING_GROUPS_REMOVED }).optional(),
 });
 
-const summarySchema = z.strictObject({
-  kpis: z.array(z.string().min(1)).default([]),
-  topBy: z.string().min(1).optional(),
-  topN: z.int().min(1).max(100).default(10),
-});
+/** Rows in the email's top list when `topBy` is set and `topN` is not. */
+export const DEFAULT_TOP_N = 10;
+
+const summarySchema = z
+  .strictObject({
+    kpis: z.array(z.string().min(1)).default([]),
+    topBy: z.string().min(1).optional(),
+    /** Length of the top list; needs `topBy` (a top list has to be ranked by something). */
+    topN: z.int().min(1).max(100).optional(),
+  })
+  .superRefine((s, ctx) => {
+    if (s.topN !== undefined && s.topBy === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['topN'],
+        message:
+          'topN needs topBy: name the metric that ranks the top list (e.g. "topBy: likes"), or remove topN',
+      });
+    }
+  })
+  .transform((s) => ({ ...s, topN: s.topN ?? DEFAULT_TOP_N }));
 
 const windowSchema = z.string().superRefine((value, ctx) => {
   if (['yesterday', 'previous-week', 'previous-month', 'month-to-date'].includes(value)) return;
@@ -143,7 +165,7 @@ const reportSchema = z
     metrics: z.array(z.string().min(1)).optional(),
     filters: filtersSchema.default({ instanceIds: [], campaignIds: [] }),
     params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
-    summary: summarySchema.default({ kpis: [], topN: 10 }),
+    summary: summarySchema.default({ kpis: [], topN: DEFAULT_TOP_N }),
   })
   .superRefine((report, ctx) => {
     // Runs even when a field already failed (`when` below), so every problem is listed in one go:
@@ -186,13 +208,20 @@ const reportSchema = z
         message: 'platform and contentType are mutually exclusive',
       });
     }
+    if (!spec.instanceIds && strings(f.instanceIds).length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['filters', 'instanceIds'],
+        message: `route "${report.route}" takes no filters (only limit and nextCursor): it lists every instance bound to the client; remove instanceIds`,
+      });
+    }
     if (!spec.baseFilters) {
       for (const key of ['platform', 'contentType', 'dateBasis'] as const) {
         if (f[key] !== undefined) {
           ctx.addIssue({
             code: 'custom',
             path: ['filters', key],
-            message: `route "${report.route}" takes only instanceIds of the filters; remove ${key}`,
+            message: `route "${report.route}" takes ${takes(spec)}; remove ${key}`,
           });
         }
       }
@@ -200,7 +229,7 @@ const reportSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['filters', 'campaignIds'],
-          message: `route "${report.route}" takes only instanceIds of the filters; remove campaignIds`,
+          message: `route "${report.route}" takes ${takes(spec)}; remove campaignIds`,
         });
       }
     }
@@ -306,6 +335,11 @@ export const ConfigSchema = z
       });
     }
   }, ALWAYS);
+
+/** What a route without the base filters takes, for messages. */
+function takes(spec: { instanceIds: boolean }): string {
+  return spec.instanceIds ? 'only instanceIds of the filters' : 'no filters (only limit and nextCursor)';
+}
 
 function duplicates(ids: readonly unknown[]): number[] {
   const seen = new Set<unknown>();
