@@ -97,7 +97,6 @@ const results = await Promise.all(
       api,
       sink,
       log: silentLog,
-      now: () => new Date(),
       ...(job.rowGroupRows ? { tuning: { rowGroupRows: job.rowGroupRows } } : {}),
     });
     if (result.status !== 'done') throw new Error('export paused');

@@ -33,6 +33,5 @@ export async function handler(event: { task: ReportTask; configYaml: string }): 
     api,
     sink: createS3Sink(process.env.BUCKET ?? 'bucket'),
     log,
-    now: () => new Date(),
   });
 }

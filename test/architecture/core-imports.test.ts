@@ -27,7 +27,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every module specifier a file imports or re-exports, statically or dynamically. */
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   const found: string[] = [];
   const re =
     /(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;

@@ -214,7 +214,6 @@ describe('continuation against the simulator', () => {
             api,
             sink: createFsSink(out),
             log: silentLog,
-            now: () => new Date(),
             tuning: { rowGroupRows: 700, safetyMarginMs: 1 },
             ...(budget ? { timeLeftMs: budget } : {}),
           });

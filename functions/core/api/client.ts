@@ -18,7 +18,7 @@ import { createLimiter } from './limiter';
 import { parsePage } from './page';
 import { paginate } from './paginate';
 import { buildQuery, dataUrl, tokenUrl } from './query';
-import { createRedactor } from './redact';
+import { createRedactor, redactError, redactingLog } from './redact';
 import {
   DEFAULT_RETRY_POLICY,
   parseRetryAfter,
@@ -75,14 +75,14 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   if (base.username !== '' || base.password !== '') {
     throw new ExporterError('CONFIG_INVALID', 'api.baseUrl must not carry a user name or password');
   }
-  const log = options.log ?? silentLog;
+  const redactor = createRedactor();
+  const log = redactingLog(options.log ?? silentLog, redactor);
   const events = options.events ?? {};
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const concurrency = options.concurrency ?? 4;
   const arrayFormat = options.arrayFormat ?? 'repeat';
   const pageSize = options.pageSize ?? 500;
-  const redactor = createRedactor();
   const http = options.http({ connections: concurrency, timeoutMs: Math.max(timeoutMs, 1) });
   // near the deadline an attempt gets only the time that is left (but at least a second to try)
   const attemptTimeoutMs = () => {
@@ -127,10 +127,9 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   };
 
   const fetchToken = () =>
-    withRetries(retryContext('oauth/token'), async (attempt) => {
+    withRetries(retryContext('oauth/token'), async () => {
       const creds = await options.credentials();
       redactor.add(creds.clientSecret, true);
-      events.onRequest?.({ route: 'oauth/token', attempt });
       const res = await send({
         method: 'POST',
         url: tokenUrl(options.baseUrl),
@@ -159,9 +158,8 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       buildQuery(request, { arrayFormat, pageSize, cursor }),
     );
     const sent = { instanceIds: request.filters.instanceIds ?? [], metrics: request.metrics ?? [] };
-    return withRetries(retryContext(request.route, signal), async (attempt) => {
+    return withRetries(retryContext(request.route, signal), async () => {
       const get = (jwt: string) => {
-        events.onRequest?.({ route: request.route, attempt });
         return send({
           method: 'GET',
           url,
@@ -197,11 +195,14 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
         startCursor: pageOptions.cursor ?? null,
         fetchPage: (cursor) => fetchPage(request, cursor, pageOptions.signal),
       });
-      for await (const page of pagesOfRequest) {
-        events.onPage?.({ route: request.route, rows: page.rows.length, index: page.index });
-        yield page;
+      try {
+        yield* pagesOfRequest;
+      } catch (err: unknown) {
+        // whatever an error carries leaves the client only once every known secret is masked
+        throw redactError(redactor, err);
       }
     },
+    redact: (value) => redactor.value(value),
     async close() {
       await http.close();
     },

@@ -40,7 +40,25 @@ export function parseConfig(text: string, source = 'reports.yaml'): Config {
       details: { problems },
     });
   }
-  return validateConfig(doc.toJS(), source);
+  return validateConfig(toPlain(doc, source), source);
+}
+
+/** Aliases may expand at most this many times over the document's size (a "billion laughs" bomb). */
+const MAX_ALIAS_COUNT = 100;
+
+function toPlain(doc: ReturnType<typeof parseDocument>, source: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err: unknown) {
+    // the yaml library refuses alias expansion that would blow up (and reports aliases it cannot
+    // resolve) with a bare ReferenceError; say which file and what to do
+    const why = err instanceof Error ? err.message : String(err);
+    throw new ExporterError(
+      'CONFIG_INVALID',
+      `${source} is not a usable config: its YAML aliases (*name) expand too much or cannot be resolved (${why}); write the values out or use fewer aliases`,
+      { details: { problems: [`${source}: ${why}`] } },
+    );
+  }
 }
 
 /** Validates an already-parsed object. Throws CONFIG_INVALID listing every problem by path. */
