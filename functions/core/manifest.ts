@@ -16,6 +16,26 @@ export const ManifestFileSchema = z.object({
 });
 export type ManifestFile = z.infer<typeof ManifestFileSchema>;
 
+/**
+ * Something a report's run noticed that may mean data is missing although the export completed (the
+ * silent-loss guards: a requested metric absent from every row, paging that stopped at a full page
+ * without a cursor, rows without their identifying fields, rows repeated across pages). Codes are
+ * stable UPPER_SNAKE strings; messages are plain, secret-free and say what to do.
+ */
+export interface ReportWarning {
+  readonly code: string;
+  readonly message: string;
+  readonly column?: string;
+  readonly count?: number;
+}
+
+export const ReportWarningSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  column: z.optional(z.string()),
+  count: z.optional(z.int().check(z.nonnegative())),
+});
+
 export const ReportStatusSchema = z.enum(['succeeded', 'failed']);
 
 export const ManifestReportSchema = z.object({
@@ -30,6 +50,8 @@ export const ManifestReportSchema = z.object({
   /** Plain words, secret-free; null when succeeded. */
   error: z.nullable(z.string()),
   files: z.array(ManifestFileSchema),
+  /** Present when a silent-loss guard fired: the report succeeded, but its data may be incomplete. */
+  warnings: z.optional(z.array(ReportWarningSchema)),
 });
 export type ManifestReport = z.infer<typeof ManifestReportSchema>;
 

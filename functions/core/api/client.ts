@@ -43,6 +43,8 @@ export interface ApiClientOptions {
   /** Called whenever a token is needed; may cache (see adapters/credentials). */
   readonly credentials: () => Promise<ClientCredentials>;
   readonly arrayFormat?: ArrayFormat;
+  /** Where a page carries its next cursor (a dotted path into the body). Default `nextCursor`. */
+  readonly cursorPath?: string;
   /** How the token request carries the credentials: JSON (default) or an OAuth form body. */
   readonly tokenRequest?: TokenRequestFormat;
   /** `limit` on list routes. Default 500. */
@@ -182,7 +184,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
           });
         }
       }
-      if (res.status >= 200 && res.status < 300) return parsePage(res.text, `GET ${path}`);
+      if (res.status >= 200 && res.status < 300) return parsePage(res.text, `GET ${path}`, options.cursorPath);
       const failure = failureOf('GET', path, res);
       throw retryableOr(res, (a, o) => dataRouteError(failure, sent, a, o));
     });

@@ -4,7 +4,7 @@ import type { ApiClientOptions } from './client';
 
 export type ConfiguredOptions = Pick<
   ApiClientOptions,
-  'baseUrl' | 'arrayFormat' | 'tokenRequest' | 'pageSize' | 'concurrency' | 'timeoutMs' | 'maxRetries'
+  'baseUrl' | 'arrayFormat' | 'tokenRequest' | 'cursorPath' | 'pageSize' | 'concurrency' | 'timeoutMs' | 'maxRetries'
 >;
 
 export function apiOptionsOf(api: Config['api']): ConfiguredOptions {
@@ -12,6 +12,7 @@ export function apiOptionsOf(api: Config['api']): ConfiguredOptions {
     baseUrl: api.baseUrl,
     arrayFormat: api.arrayFormat,
     tokenRequest: api.tokenRequest,
+    cursorPath: api.cursorPath,
     pageSize: api.pageSize,
     concurrency: api.concurrency,
     timeoutMs: api.timeoutSeconds * 1000,

@@ -6,6 +6,7 @@
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { windowProblem } from '../window-kinds';
+import { CURSOR_PATH, DEFAULT_CURSOR_PATH } from '../api/cursor-location';
 import { parseScheduleExpression } from './cron';
 import { baseUrlProblems, prefixProblem } from './locations';
 import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES } from './routes';
@@ -82,6 +83,14 @@ const apiSchema = z.strictObject({
    * (`grant_type=client_credentials&client_id=…&client_secret=…`) for servers that expect one.
    */
   tokenRequest: z.enum(['json', 'form']).default('json'),
+  /**
+   * Where list pages carry the next cursor: a dotted path into the answer. The API document does not
+   * say; `check` reports where a server puts it (e.g. `meta.nextCursor`).
+   */
+  cursorPath: z
+    .string()
+    .regex(CURSOR_PATH, { error: 'cursorPath is a dotted path of field names, e.g. nextCursor or meta.nextCursor' })
+    .default(DEFAULT_CURSOR_PATH),
   pageSize: z.int().min(1).max(10_000).default(500),
   concurrency: z.int().min(1).max(64).default(4),
   timeoutSeconds: z.number().positive().max(900).default(30),

@@ -36,6 +36,8 @@ export interface ReportView {
   readonly route: string;
   readonly status: 'succeeded' | 'failed';
   readonly error: string | null;
+  /** Silent-loss warnings (code: message) of a report that succeeded; the data may be incomplete. */
+  readonly warnings: readonly string[];
   readonly rowCount: number;
   readonly pages: number;
   readonly kpis: readonly Kpi[];
@@ -86,6 +88,7 @@ function reportView(
     route: report.route,
     status: report.status,
     error: report.error,
+    warnings: (report.warnings ?? []).map((w) => `${w.code}: ${w.message}`),
     rowCount: report.rowCount,
     pages: report.pages,
     kpis: ok ? kpisFor(summary?.kpis ?? [], report, input.previous) : [],

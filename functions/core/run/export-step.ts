@@ -20,6 +20,7 @@ import { PAGES_AHEAD, readAhead } from '../export/prefetch';
 import { ReportWriter } from '../export/report-writer';
 import type { ManifestReport } from '../manifest';
 import { type CheckpointState, CheckpointStateSchema } from './checkpoint';
+import { lossGuards, reportWarnings } from './guards';
 import { findReport, findSchedule } from './lookup';
 import { reportRequest } from './request';
 import type { ExportCheckpoint, ExportDeps, ExportStepResult, ReportTask } from './types';
@@ -59,6 +60,7 @@ export async function exportReportStep(
     },
     resumed ?? undefined,
   );
+  const guards = lossGuards(config, report, resumed?.guards);
   let pages = resumed?.pages ?? 0;
   const progress = (done: boolean) =>
     deps.onProgress?.({ reportId: task.reportId, pages, rows: writer.rows, done });
@@ -82,13 +84,20 @@ export async function exportReportStep(
       signal: controller.signal,
     });
     for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
+      guards.observe(page);
       for (const row of page.rows) await writer.add(row);
       pages += 1;
       progress(false);
       const cursor = page.nextCursor;
       if (cursor !== null && deps.timeLeftMs !== undefined && deps.timeLeftMs() < tuning.safetyMarginMs) {
         await writer.closePart();
-        const state: CheckpointState = { version: 1, cursor, pages, ...writer.snapshot() };
+        const state: CheckpointState = {
+          version: 1,
+          cursor,
+          pages,
+          ...writer.snapshot(),
+          guards: guards.snapshot(),
+        };
         deps.log.info('export paused for continuation', {
           reportId: task.reportId,
           pages,
@@ -107,7 +116,8 @@ export async function exportReportStep(
       pages,
       files: files.length,
     });
-    return { status: 'done', task, outcome: { manifest: outcome('succeeded', null), top: writer.topRows() } };
+    const manifest = { ...outcome('succeeded', null), ...reportWarnings(guards, deps.log, task.reportId) };
+    return { status: 'done', task, outcome: { manifest, top: writer.topRows() } };
   } catch (err: unknown) {
     controller.abort();
     await writer.abort();
