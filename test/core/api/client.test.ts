@@ -6,8 +6,8 @@ import { Agent, errors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClientOptions, createApiClient } from '#core/api/client';
 import type { ApiPage, ReportRequest } from '#core/api/types';
-import { type ExporterError, isExporterError } from '#core/errors';
 import { createHttp } from '#http';
+import { collect, failure } from '../../support/pages';
 import {
   fakeClock,
   makeJwt,
@@ -96,22 +96,6 @@ function setup(
   });
   cleanups.push(() => api.agent.close());
   return { api, client, clock, waits, log, events };
-}
-
-async function collect(pages: AsyncIterable<ApiPage>): Promise<ApiPage[]> {
-  const out: ApiPage[] = [];
-  for await (const p of pages) out.push(p);
-  return out;
-}
-
-async function failure(pages: AsyncIterable<ApiPage>): Promise<ExporterError> {
-  try {
-    await collect(pages);
-  } catch (err: unknown) {
-    if (isExporterError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected the export to fail');
 }
 
 describe('token', () => {

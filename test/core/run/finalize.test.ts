@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSink } from '#adapters/fs-sink';
 import { parseConfig } from '#core/config/load';
-import type { EmailMessage, Mailer } from '#core/email/types';
 import { silentLog } from '#core/log';
 import type { Manifest, ManifestReport } from '#core/manifest';
 import { finalizeRun, previousManifest } from '#core/run/finalize';
 import { planRun } from '#core/run/plan';
 import { runSchedule } from '#core/run/run';
 import type { Sink } from '#core/sink';
+import { recordingMailer } from '../../support/mailer';
 import { pagedApi, postRows, postsConfig } from './fakes';
 
 let dir: string;
@@ -46,17 +46,6 @@ function report(id: string, status: 'succeeded' | 'failed', likes: number): Mani
     totals: status === 'succeeded' ? { likes } : {},
     error: status === 'failed' ? 'HTTP 500' : null,
     files: [],
-  };
-}
-
-function recordingMailer(): Mailer & { sent: EmailMessage[] } {
-  const sent: EmailMessage[] = [];
-  return {
-    sent,
-    send: async (m) => {
-      sent.push(m);
-      return `id-${sent.length}`;
-    },
   };
 }
 
