@@ -184,7 +184,8 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
           });
         }
       }
-      if (res.status >= 200 && res.status < 300) return parsePage(res.text, `GET ${path}`, options.cursorPath);
+      if (res.status >= 200 && res.status < 300)
+        return parsePage(res.text, `GET ${path}`, options.cursorPath);
       const failure = failureOf('GET', path, res);
       throw retryableOr(res, (a, o) => dataRouteError(failure, sent, a, o));
     });

@@ -4,7 +4,14 @@ import type { ApiClientOptions } from './client';
 
 export type ConfiguredOptions = Pick<
   ApiClientOptions,
-  'baseUrl' | 'arrayFormat' | 'tokenRequest' | 'cursorPath' | 'pageSize' | 'concurrency' | 'timeoutMs' | 'maxRetries'
+  | 'baseUrl'
+  | 'arrayFormat'
+  | 'tokenRequest'
+  | 'cursorPath'
+  | 'pageSize'
+  | 'concurrency'
+  | 'timeoutMs'
+  | 'maxRetries'
 >;
 
 export function apiOptionsOf(api: Config['api']): ConfiguredOptions {

@@ -5,8 +5,8 @@
  */
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
-import { windowProblem } from '../window-kinds';
 import { CURSOR_PATH, DEFAULT_CURSOR_PATH } from '../api/cursor-location';
+import { windowProblem } from '../window-kinds';
 import { parseScheduleExpression } from './cron';
 import { baseUrlProblems, prefixProblem } from './locations';
 import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES } from './routes';
@@ -89,7 +89,9 @@ const apiSchema = z.strictObject({
    */
   cursorPath: z
     .string()
-    .regex(CURSOR_PATH, { error: 'cursorPath is a dotted path of field names, e.g. nextCursor or meta.nextCursor' })
+    .regex(CURSOR_PATH, {
+      error: 'cursorPath is a dotted path of field names, e.g. nextCursor or meta.nextCursor',
+    })
     .default(DEFAULT_CURSOR_PATH),
   pageSize: z.int().min(1).max(10_000).default(500),
   concurrency: z.int().min(1).max(64).default(4),

@@ -145,7 +145,7 @@ export class LossGuards {
     if (!full && page.cursorElsewhere === undefined) return;
     const where =
       page.cursorElsewhere === undefined
-        ? `no cursor was found there or in the other usual places (meta.nextCursor, pagination.next, …)`
+        ? `no cursor was found there or in the other usual places (meta.nextCursor, pagination.next, …) — expected only if the report happens to have an exact multiple of ${this.o.limit} rows`
         : `the answer has a cursor-like value at "${page.cursorElsewhere}" instead — if that is the cursor, set api.cursorPath: ${page.cursorElsewhere}`;
     const size = full ? `held ${page.rows.length} rows (= limit ${this.o.limit}) but ` : '';
     this.pageWarning = {

@@ -62,7 +62,9 @@ describe('silent-loss guards', () => {
         null,
       ),
     );
-    expect(full.warnings()[0]?.message).toContain('no cursor was found there or in the other usual places');
+    expect(full.warnings()[0]?.message).toContain(
+      'no cursor was found there or in the other usual places (meta.nextCursor, pagination.next, …) — expected only if the report happens to have an exact multiple of 3 rows',
+    );
     const short = new LossGuards(OPTIONS);
     short.observe(
       page(
