@@ -7,8 +7,10 @@
  * - METRIC_MISSING: a requested metric whose key is absent from every row's `metrics` (a key present
  *   with null in every row is legitimate and stays quiet). Typical cause: the server reads arrays in
  *   another encoding (`api.arrayFormat`) and took only the first metric.
- * - PAGE_FULL_NO_CURSOR: paging ended on a page holding `limit` rows with no cursor where the
- *   exporter reads it, or on a page with a cursor-like value elsewhere (e.g. `meta.nextCursor`).
+ * - PAGE_FULL_NO_CURSOR: paging ended on a page with a cursor-like value elsewhere (e.g.
+ *   `meta.nextCursor`), or on a first page holding `limit` rows with no cursor anywhere. (A full last
+ *   page after pages that did carry a cursor is what a report of an exact multiple of `limit` rows
+ *   looks like, so it stays quiet.)
  * - ID_FIELDS_MISSING: rows without the fields that identify a row on the route.
  * - ROWS_REPEATED: rows whose identifying fields were already seen in this export.
  *
@@ -53,6 +55,9 @@ export const GuardStateSchema = z.object({
   lackingIds: z.int().check(z.nonnegative()),
   repeated: z.int().check(z.nonnegative()),
   pageWarning: z.nullable(ReportWarningSchema),
+  /** Pages observed, and whether any carried a cursor where the exporter reads it. */
+  pages: z.optional(z.int().check(z.nonnegative())),
+  sawCursor: z.optional(z.boolean()),
 });
 export type GuardState = z.infer<typeof GuardStateSchema>;
 
@@ -97,6 +102,8 @@ export class LossGuards {
   private lackingIds: number;
   private repeated: number;
   private pageWarning: ReportWarning | null;
+  private pages: number;
+  private sawCursor: boolean;
   private readonly identities = new Set<number>();
 
   constructor(
@@ -109,12 +116,16 @@ export class LossGuards {
     this.lackingIds = from?.lackingIds ?? 0;
     this.repeated = from?.repeated ?? 0;
     this.pageWarning = from?.pageWarning ? { ...from.pageWarning } : null;
+    this.pages = from?.pages ?? 0;
+    this.sawCursor = from?.sawCursor ?? false;
   }
 
   /** Looks at one page's rows and how it ended. */
   observe(page: ApiPage): void {
     for (const row of page.rows) this.row(row);
+    this.pages += 1;
     if (page.nextCursor === null) this.lastPage(page);
+    else this.sawCursor = true;
   }
 
   private row(row: ApiRow): void {
@@ -142,15 +153,15 @@ export class LossGuards {
 
   private lastPage(page: ApiPage): void {
     const full = this.o.paged && page.rows.length >= this.o.limit && page.rows.length > 0;
-    if (!full && page.cursorElsewhere === undefined) return;
+    if (page.cursorElsewhere === undefined && (!full || this.sawCursor)) return;
     const where =
       page.cursorElsewhere === undefined
-        ? `no cursor was found there or in the other usual places (meta.nextCursor, pagination.next, …) — expected only if the report happens to have an exact multiple of ${this.o.limit} rows`
+        ? `no cursor was found there or in the other usual places (meta.nextCursor, pagination.next, …) — expected only if the report has exactly ${this.o.limit} rows`
         : `the answer has a cursor-like value at "${page.cursorElsewhere}" instead — if that is the cursor, set api.cursorPath: ${page.cursorElsewhere}`;
     const size = full ? `held ${page.rows.length} rows (= limit ${this.o.limit}) but ` : '';
     this.pageWarning = {
       code: 'PAGE_FULL_NO_CURSOR',
-      message: `paging stopped at page ${page.index + 1}: it ${size}had no cursor at "${this.o.cursorPath}", so later pages (if any) were not fetched; ${where}. Run \`report-exporter check\` to see where the server puts its cursor.`,
+      message: `paging stopped at page ${this.pages}: it ${size}had no cursor at "${this.o.cursorPath}", so later pages (if any) were not fetched; ${where}. Run \`report-exporter check\` to see where the server puts its cursor.`,
     };
   }
 
@@ -193,6 +204,8 @@ export class LossGuards {
       lackingIds: this.lackingIds,
       repeated: this.repeated,
       pageWarning: this.pageWarning,
+      pages: this.pages,
+      sawCursor: this.sawCursor,
     };
   }
 }

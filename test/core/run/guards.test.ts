@@ -63,7 +63,7 @@ describe('silent-loss guards', () => {
       ),
     );
     expect(full.warnings()[0]?.message).toContain(
-      'no cursor was found there or in the other usual places (meta.nextCursor, pagination.next, …) — expected only if the report happens to have an exact multiple of 3 rows',
+      'no cursor was found there or in the other usual places (meta.nextCursor, pagination.next, …) — expected only if the report has exactly 3 rows',
     );
     const short = new LossGuards(OPTIONS);
     short.observe(
@@ -73,6 +73,25 @@ describe('silent-loss guards', () => {
       ),
     );
     expect(short.warnings()).toEqual([]);
+  });
+
+  it('stays quiet on a full last page after pages that carried a cursor (an exact multiple of limit)', () => {
+    const g = new LossGuards(OPTIONS);
+    g.observe(
+      page(
+        ['a', 'b', 'c'].map((id) => row(id, { likes: 1, comments: 1 })),
+        'c1',
+        0,
+      ),
+    );
+    g.observe(
+      page(
+        ['d', 'e', 'f'].map((id) => row(id, { likes: 1, comments: 1 })),
+        null,
+        1,
+      ),
+    );
+    expect(g.warnings()).toEqual([]);
   });
 
   it('ID_FIELDS_MISSING counts rows without the route’s identifying fields', () => {
