@@ -1,6 +1,7 @@
 /**
  * The handlers' CloudWatch metrics (Powertools EMF), under the names `./metric-names` owns for both
- * the handlers and the dashboard and alarms in `infra/constructs/monitoring.ts`.
+ * the handlers and the dashboard and alarms in `infra/constructs/monitoring.ts`. They are flushed by
+ * the Powertools middleware of `lambdaHandler` when the invocation ends.
  */
 import type { Manifest } from '#core/manifest';
 import type { ExportStepResult } from '#core/run/types';
@@ -25,7 +26,6 @@ export function recordStep(counts: StepCounts, result: ExportStepResult): void {
     metrics.addMetric(METRIC.reportsFailed, MetricUnit.Count, 1);
   else
     metrics.addMetric(METRIC.reportWarnings, MetricUnit.Count, result.outcome.manifest.warnings?.length ?? 0);
-  metrics.publishStoredMetrics();
 }
 
 /** One finished run: completed, not succeeded, rows exported, reports failed. */
@@ -39,5 +39,4 @@ export function recordRun(manifest: Manifest): void {
     manifest.reports.reduce((n, r) => n + r.rowCount, 0),
   );
   metrics.addMetric(METRIC.reportsFailedInRun, MetricUnit.Count, failed);
-  metrics.publishStoredMetrics();
 }
