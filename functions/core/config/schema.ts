@@ -133,14 +133,14 @@ const filtersSchema = z.strictObject({
   reportingGroupIds: z.never({ error: REPORTING_GROUPS_REMOVED }).optional(),
 });
 
-/** Rows in the email's top list when `topBy` is set and `topN` is not. */
-export const DEFAULT_TOP_N = 10;
-
 const summarySchema = z
   .strictObject({
     kpis: z.array(z.string().min(1)).default([]),
     topBy: z.string().min(1).optional(),
-    /** Length of the top list; needs `topBy` (a top list has to be ranked by something). */
+    /**
+     * Length of the top list; needs `topBy` (a top list has to be ranked by something). Absent means
+     * DEFAULT_TOP_N. Not defaulted here, so a parsed config validates again unchanged.
+     */
     topN: z.int().min(1).max(100).optional(),
   })
   .superRefine((s, ctx) => {
@@ -152,8 +152,7 @@ const summarySchema = z
           'topN needs topBy: name the metric that ranks the top list (e.g. "topBy: likes"), or remove topN',
       });
     }
-  })
-  .transform((s) => ({ ...s, topN: s.topN ?? DEFAULT_TOP_N }));
+  });
 
 const windowSchema = z.string().superRefine((value, ctx) => {
   const problem = windowProblem(value);
@@ -167,7 +166,7 @@ const reportSchema = z
     metrics: z.array(z.string().min(1)).optional(),
     filters: filtersSchema.default({ instanceIds: [], campaignIds: [] }),
     params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
-    summary: summarySchema.default({ kpis: [], topN: DEFAULT_TOP_N }),
+    summary: summarySchema.default({ kpis: [] }),
   })
   .superRefine((report, ctx) => {
     // Runs even when a field already failed (`when` below), so every problem is listed in one go:

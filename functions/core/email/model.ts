@@ -3,6 +3,7 @@
  * carry the same information.
  */
 import type { ReportConfig } from '../config/schema';
+import { DEFAULT_TOP_N } from '../export/top';
 import type { ColumnType, Manifest, ManifestReport, RunStatus } from '../manifest';
 import type { SummaryRow } from '../run/types';
 import { type Kpi, kpisFor } from './deltas';
@@ -94,7 +95,13 @@ function reportView(
     kpis: ok ? kpisFor(summary?.kpis ?? [], report, input.previous) : [],
     top:
       ok && summary?.topBy
-        ? topTable(input.top[report.reportId] ?? [], report, config, summary.topBy, summary.topN)
+        ? topTable(
+            input.top[report.reportId] ?? [],
+            report,
+            config,
+            summary.topBy,
+            summary.topN ?? DEFAULT_TOP_N,
+          )
         : null,
     files: report.files.map((f) => ({
       format: f.format,

@@ -18,6 +18,7 @@ import type { Format } from '../export/keys';
 import { partitionPrefix, successKey } from '../export/keys';
 import { PAGES_AHEAD, readAhead } from '../export/prefetch';
 import { ReportWriter } from '../export/report-writer';
+import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
 import { type CheckpointState, CheckpointStateSchema } from './checkpoint';
 import { lossGuards, reportWarnings } from './guards';
@@ -53,7 +54,7 @@ export async function exportReportStep(
       idFields: ROUTE_SPECS[report.route].idFields,
       metrics: report.metrics ?? [],
       topBy: report.summary.topBy,
-      topN: report.summary.topN,
+      topN: report.summary.topN ?? DEFAULT_TOP_N,
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,
       maxPartBytes: tuning.maxPartBytes,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_TOP_N } from '#core/export/top';
 import { problemsOf, REPORT, valid, withReport } from './helpers';
 
 const REASON = 'reportingGroupIds was removed in v2 and is not accepted; scope the report with instanceIds';
@@ -96,9 +97,11 @@ describe('summary', () => {
     ]);
   });
 
-  it('defaults topN to 10 when topBy is given alone', () => {
+  it('leaves topN absent when topBy is given alone (the top list then has DEFAULT_TOP_N rows), so a parsed config validates again', () => {
     const config = valid(withReport({ ...campaigns, summary: { topBy: 'likes' } }));
-    expect(config.schedules[0]?.reports[0]?.summary).toEqual({ kpis: [], topBy: 'likes', topN: 10 });
+    expect(config.schedules[0]?.reports[0]?.summary).toEqual({ kpis: [], topBy: 'likes' });
+    expect(DEFAULT_TOP_N).toBe(10);
+    expect(valid(JSON.parse(JSON.stringify(config)))).toEqual(config);
   });
 });
 
