@@ -114,10 +114,8 @@ export async function exportReportStep(
       { manifest: outcome('succeeded', null), top: summaryTop(writer.topRows(), report, deps.api) },
       outcomeBudget(planBytesOf(schedule), schedule.reports.length),
     );
-    if (done.top.length < writer.topRows().length) {
-      deps.log.warn('top rows left out of the summary: the result would not fit its payload share', {
-        reportId: task.reportId,
-      });
+    for (const warning of done.manifest.warnings ?? []) {
+      deps.log.warn(warning.message, { reportId: task.reportId, code: warning.code });
     }
     await removeStaleParts(deps, formats, folders, new Set(files.map((f) => f.key)));
     for (const f of formats) await deps.sink.putObject(successKey(folders[f]), '', 'text/plain');
