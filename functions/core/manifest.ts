@@ -16,11 +16,11 @@ export const ManifestFileSchema = z.object({
 });
 export type ManifestFile = z.infer<typeof ManifestFileSchema>;
 
+export const ReportStatusSchema = z.enum(['succeeded', 'failed']);
+
 /**
- * Something a report's run noticed that may mean data is missing although the export completed (the
- * silent-loss guards: a requested metric absent from every row, paging that stopped at a full page
- * without a cursor, rows without their identifying fields, rows repeated across pages). Codes are
- * stable UPPER_SNAKE strings; messages are plain, secret-free and say what to do.
+ * Something an operator should know about a report that did not fail it: a stable UPPER_SNAKE `code`
+ * and a plain, secret-free message that says what to do (manifest, log, operators' email, metric).
  */
 export interface ReportWarning {
   readonly code: string;
@@ -33,10 +33,8 @@ export const ReportWarningSchema = z.object({
   code: z.string(),
   message: z.string(),
   column: z.optional(z.string()),
-  count: z.optional(z.int().check(z.nonnegative())),
+  count: z.optional(z.number()),
 });
-
-export const ReportStatusSchema = z.enum(['succeeded', 'failed']);
 
 export const ManifestReportSchema = z.object({
   reportId: z.string(),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '#adapters/config-file';
 import { DOCUMENTED_METRICS, metricSuggestions, suggestionMessage } from '#core/config/metric-names';
+import { assertPayloadsFit } from '#core/run/payload-estimate';
 import { METRICS } from '#simulator/catalog';
 
 /**
@@ -18,6 +19,7 @@ export function registerValidate(program: Command): void {
     .option('-c, --config <file>', 'config file', 'reports.yaml')
     .action(async (opts: { config: string }) => {
       const config = await loadConfig(opts.config);
+      assertPayloadsFit(config, opts.config);
       const reports = config.schedules.reduce((n, s) => n + s.reports.length, 0);
       for (const s of metricSuggestions(config, knownMetricNames())) {
         process.stderr.write(`warning: ${suggestionMessage(s)}\n`);

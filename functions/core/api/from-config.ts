@@ -12,6 +12,7 @@ export type ConfiguredOptions = Pick<
   | 'concurrency'
   | 'timeoutMs'
   | 'maxRetries'
+  | 'maxResponseBytes'
 >;
 
 export function apiOptionsOf(api: Config['api']): ConfiguredOptions {
@@ -24,5 +25,6 @@ export function apiOptionsOf(api: Config['api']): ConfiguredOptions {
     concurrency: api.concurrency,
     timeoutMs: api.timeoutSeconds * 1000,
     maxRetries: api.maxRetries,
+    maxResponseBytes: api.maxResponseMiB * 1024 * 1024,
   };
 }

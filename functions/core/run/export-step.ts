@@ -11,6 +11,8 @@
  * then deletes any part this export did not write (stale), then writes `_SUCCESS`. A failure aborts the
  * in-flight objects and reports `failed` with a plain reason; `_SUCCESS` is never written then.
  */
+
+import { isOutOfTime } from '../api/retry';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config } from '../config/schema';
 import { describeError } from '../errors';
@@ -21,8 +23,10 @@ import { ReportWriter } from '../export/report-writer';
 import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
 import { type CheckpointState, CheckpointStateSchema } from './checkpoint';
-import { lossGuards, reportWarnings } from './guards';
+import { guardWarnings, lossGuards } from './guards';
 import { findReport, findSchedule } from './lookup';
+import { boundedCheckpoint, boundedOutcome, outcomeBudget, shortReason, summaryTop } from './payload';
+import { planBytesOf } from './payload-estimate';
 import { reportRequest } from './request';
 import type { ExportCheckpoint, ExportDeps, ExportStepResult, ReportTask } from './types';
 
@@ -35,7 +39,8 @@ export async function exportReportStep(
   checkpoint: ExportCheckpoint | null,
   deps: ExportDeps,
 ): Promise<ExportStepResult> {
-  const report = findReport(findSchedule(config, task.scheduleId), task.reportId);
+  const schedule = findSchedule(config, task.scheduleId);
+  const report = findReport(schedule, task.reportId);
   const tuning = { ...DEFAULTS, ...deps.tuning };
   const formats: readonly Format[] = config.output.formats;
   const folders = Object.fromEntries(
@@ -58,11 +63,15 @@ export async function exportReportStep(
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,
       maxPartBytes: tuning.maxPartBytes,
+      ...(deps.encoder ? { encoder: deps.encoder } : {}),
     },
     resumed ?? undefined,
   );
   const guards = lossGuards(config, report, resumed?.guards);
   let pages = resumed?.pages ?? 0;
+  /** The cursor of the next page to fetch, and how many pages this step took (for a deadline pause). */
+  let nextCursor = resumed?.cursor ?? null;
+  let stepPages = 0;
   const progress = (done: boolean) =>
     deps.onProgress?.({ reportId: task.reportId, pages, rows: writer.rows, done });
   const outcome = (status: 'succeeded' | 'failed', error: string | null): ManifestReport => ({
@@ -77,6 +86,13 @@ export async function exportReportStep(
     files: [...writer.writtenFiles()],
   });
 
+  const pause = async (cursor: string): Promise<ExportStepResult> => {
+    await writer.closePart();
+    const state = { version: 1 as const, cursor, pages, ...writer.snapshot(), guards: guards.snapshot() };
+    deps.log.info('export paused for continuation', { reportId: task.reportId, pages, rows: writer.rows });
+    return { status: 'continue', task, checkpoint: boundedCheckpoint(state, report, deps.api) };
+  };
+
   const controller = new AbortController();
   try {
     if (!resumed) await deps.sink.deleteObjects(formats.map((f) => successKey(folders[f])));
@@ -88,26 +104,31 @@ export async function exportReportStep(
       guards.observe(page);
       for (const row of page.rows) await writer.add(row);
       pages += 1;
+      stepPages += 1;
       progress(false);
       const cursor = page.nextCursor;
+      nextCursor = cursor;
       if (cursor !== null && deps.timeLeftMs !== undefined && deps.timeLeftMs() < tuning.safetyMarginMs) {
-        await writer.closePart();
-        const state: CheckpointState = {
-          version: 1,
-          cursor,
-          pages,
-          ...writer.snapshot(),
-          guards: guards.snapshot(),
-        };
-        deps.log.info('export paused for continuation', {
-          reportId: task.reportId,
-          pages,
-          rows: writer.rows,
-        });
-        return { status: 'continue', task, checkpoint: state };
+        return await pause(cursor);
       }
     }
     const files = await writer.finish();
+    // sized before anything is committed: a result that cannot be passed on fails the report cleanly
+    const done = boundedOutcome(
+      {
+        manifest: { ...outcome('succeeded', null), ...guardWarnings(guards) },
+        top: summaryTop(writer.topRows(), report, deps.api),
+      },
+      outcomeBudget(planBytesOf(schedule), schedule.reports.length),
+    );
+    for (const warning of done.manifest.warnings ?? []) {
+      deps.log.warn(warning.message, {
+        reportId: task.reportId,
+        code: warning.code,
+        ...(warning.column !== undefined ? { column: warning.column } : {}),
+        ...(warning.count !== undefined ? { count: warning.count } : {}),
+      });
+    }
     await removeStaleParts(deps, formats, folders, new Set(files.map((f) => f.key)));
     for (const f of formats) await deps.sink.putObject(successKey(folders[f]), '', 'text/plain');
     progress(true);
@@ -117,15 +138,25 @@ export async function exportReportStep(
       pages,
       files: files.length,
     });
-    const manifest = { ...outcome('succeeded', null), ...reportWarnings(guards, deps.log, task.reportId) };
-    return { status: 'done', task, outcome: { manifest, top: writer.topRows() } };
+    return { status: 'done', task, outcome: done };
   } catch (err: unknown) {
     controller.abort();
+    // a retry wait that would pass the deadline: carry on in the next step from the known cursor
+    let failure = err;
+    if (isOutOfTime(err) && nextCursor !== null && stepPages > 0) {
+      try {
+        return await pause(nextCursor);
+      } catch (pauseErr: unknown) {
+        failure = pauseErr;
+      }
+    }
     await writer.abort();
-    const reason = describeError(err);
+    const reason = shortReason(describeError(failure));
     deps.log.error('report failed', { reportId: task.reportId, route: report.route, error: reason });
     progress(true);
     return { status: 'done', task, outcome: { manifest: outcome('failed', reason), top: [] } };
+  } finally {
+    writer.release();
   }
 }
 

@@ -21,7 +21,6 @@ import * as z from 'zod/mini';
 import type { ApiPage, ApiRow } from '../api/types';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig } from '../config/schema';
-import type { Log } from '../log';
 import { type ReportWarning, ReportWarningSchema } from '../manifest';
 
 export const WARNING_CODES = [
@@ -77,22 +76,9 @@ export function lossGuards(config: Config, report: ReportConfig, from?: GuardSta
   );
 }
 
-/** The guards' warnings, each logged; `{ warnings }` for the manifest entry, or nothing when none. */
-export function reportWarnings(
-  guards: LossGuards,
-  log: Log,
-  reportId: string,
-): { warnings?: ReportWarning[] } {
+/** The guards' warnings as the manifest entry's `{ warnings }`, or nothing when there are none. */
+export function guardWarnings(guards: LossGuards): { warnings?: ReportWarning[] } {
   const warnings = guards.warnings();
-  for (const w of warnings) {
-    log.warn('report warning', {
-      reportId,
-      code: w.code,
-      warning: w.message,
-      ...(w.column ? { column: w.column } : {}),
-      ...(w.count !== undefined ? { count: w.count } : {}),
-    });
-  }
   return warnings.length > 0 ? { warnings } : {};
 }
 
