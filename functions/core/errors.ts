@@ -23,6 +23,8 @@ export type ErrorCode =
   | 'API_CURSOR_LOOP' // the server sent back a cursor it already sent
   | 'SCHEMA_DRIFT'
   | 'WRITE_FAILED'
+  | 'WINDOW_BUSY' // another run holds the window's lease (waited the allowed time)
+  | 'LEASE_LOST' // this run's lease on its window expired and another run took it over
   | 'EMAIL_FAILED'
   | 'INTERNAL';
 

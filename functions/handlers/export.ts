@@ -1,11 +1,14 @@
 /**
  * Export Lambda: one step of one report. Returns `continue` with a checkpoint when the Lambda's time
  * runs low (the workflow calls it again with that checkpoint), or `done` with the report's outcome.
+ * When another execution holds the window's lease (an overlapping run of the same window), it fails
+ * with the error name `WindowBusy`, which the workflow retries with back-off before giving up.
  */
+import { isExporterError } from '#core/errors';
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportStepResult } from '#core/run/types';
 import { apiClient, apiCounters } from './api';
-import { exportSink, safetyMarginMs } from './io';
+import { exportSink, leaseFromEnv, safetyMarginMs } from './io';
 import { ExportInputSchema } from './payloads';
 import { recordStep } from './run-metrics';
 import { type LambdaContext, log, logger, runtimeConfig } from './wiring';
@@ -20,6 +23,7 @@ export const handler = async (event: unknown, context: LambdaContext): Promise<E
   let last = from;
   const margin = safetyMarginMs();
   const result = await exportReportStep(config, task, checkpoint ?? null, {
+    ...leaseFromEnv(),
     api: apiClient(config, () => context.getRemainingTimeInMillis()),
     sink: exportSink(),
     log,
@@ -29,6 +33,11 @@ export const handler = async (event: unknown, context: LambdaContext): Promise<E
       last = { pages: p.pages, rows: p.rows };
     },
     ...(margin !== undefined ? { tuning: { safetyMarginMs: margin } } : {}),
+  }).catch((err: unknown) => {
+    if (!isExporterError(err, 'WINDOW_BUSY')) throw err;
+    const busy = new Error(err.message);
+    busy.name = 'WindowBusy';
+    throw busy;
   });
   const counts = { rows: last.rows - from.rows, pages: last.pages - from.pages };
   recordStep({ ...counts, retries: apiCounters.retries - retries, durationMs: Date.now() - started }, result);

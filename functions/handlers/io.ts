@@ -4,6 +4,7 @@
  */
 import { createS3Sink } from '#adapters/s3-sink';
 import { createSesMailer } from '#adapters/ses-mailer';
+import { type LeaseOptions, WORKFLOW_LEASE } from '#core/commit/lease';
 import type { Config } from '#core/config/schema';
 import type { Mailer } from '#core/email/types';
 import type { Sink } from '#core/sink';
@@ -22,6 +23,12 @@ export function summaryMailer(cfg: Config): Mailer | null {
   if (!cfg.email) return null;
   mailer ??= createSesMailer();
   return mailer;
+}
+
+/** The workflow's lease, with its wait shortened by `LEASE_WAIT_MS` (tests). */
+export function leaseFromEnv(): { lease?: LeaseOptions } {
+  const raw = process.env.LEASE_WAIT_MS;
+  return raw === undefined ? {} : { lease: { ...WORKFLOW_LEASE, waitMs: Number(raw) } };
 }
 
 /** Optional tuning from the environment (tests shorten the continuation margin). */
