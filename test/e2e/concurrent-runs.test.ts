@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '#simulator/server';
-import { hasMoto, type LocalServer, MOTO_MISSING, startMoto } from '../handlers/servers';
 import { leftovers, readManifest, windowProblems } from '../support/consistency';
+import { hasMoto, type LocalServer, needMoto, startMoto } from '../support/servers';
 import { AT, type Exited, startCli, WINDOW_END, writeConfig } from './cli-runs';
 
 let sim: Simulator;
@@ -124,14 +124,9 @@ describe('two runs of one window at once', () => {
       c.destroy();
       return out;
     }
-    const need = (ctx: { skip: (note?: string) => void }) => {
-      if (hasMoto) return;
-      if (process.env.CI === 'true') throw new Error(MOTO_MISSING);
-      ctx.skip(MOTO_MISSING);
-    };
 
     it('the second waits for the first; the bucket agrees with its manifest', async (ctx) => {
-      need(ctx);
+      needMoto(ctx);
       await client().send(new CreateBucketCommand({ Bucket: 'wait' }));
       const results = await twoAtOnce(['--bucket', 'wait'], [], s3env());
       const out = await mirror('wait');
@@ -140,7 +135,7 @@ describe('two runs of one window at once', () => {
     }, 120_000);
 
     it('with --lease-wait 0 one stops, naming the other run', async (ctx) => {
-      need(ctx);
+      needMoto(ctx);
       await client().send(new CreateBucketCommand({ Bucket: 'stop' }));
       const results = await twoAtOnce(['--bucket', 'stop'], ['--lease-wait', '0'], s3env());
       await expectOneStopped(results, await mirror('stop'));

@@ -41,13 +41,14 @@ export async function exportReportStep(
   const report = findReport(schedule, task.reportId);
   const tuning = { ...DEFAULTS, ...deps.tuning };
   const formats: readonly Format[] = config.output.formats;
+  const now = deps.now ?? (() => new Date());
   // Throws WINDOW_BUSY (before anything is written) when another run holds the window.
   const lease = await WindowLease.acquire(
     deps.sink,
     { prefix: config.output.prefix, scheduleId: task.scheduleId, window: task.window },
     task.runId,
     deps.lease ?? WORKFLOW_LEASE,
-    deps.now,
+    now,
   );
   const heartbeat = lease.keepAlive();
   try {
@@ -59,7 +60,7 @@ export async function exportReportStep(
         deps.sink,
         { ...task, prefix: config.output.prefix, formats, order: schedule.reports.map((r) => r.id) },
         lease,
-        deps.now,
+        now,
       ),
     });
   } finally {

@@ -95,7 +95,6 @@ export interface ExportDeps {
   readonly api: ReportingApi;
   readonly sink: Sink;
   readonly log: Log;
-  readonly now: () => Date;
   /** Milliseconds left before the step must stop and return a checkpoint (Lambda); absent = no limit. */
   readonly timeLeftMs?: () => number;
   readonly onProgress?: (progress: ExportProgress) => void;
@@ -103,6 +102,8 @@ export interface ExportDeps {
   readonly tuning?: ExportTuning;
   /** How the window's lease is held (default: the workflow's, `WORKFLOW_LEASE`). */
   readonly lease?: LeaseOptions;
+  /** The clock of the lease and the manifest's times (default: the system clock). */
+  readonly now?: () => Date;
 }
 
 export interface ExportTuning {
