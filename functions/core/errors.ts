@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'WRITE_FAILED'
   | 'WINDOW_BUSY' // another run holds the window's lease (waited the allowed time)
   | 'LEASE_LOST' // this run's lease on its window expired and another run took it over
+  | 'ENCODE_FAILED' // the Parquet/CSV encoder (worker) failed or died, e.g. at its heap limit
   | 'EMAIL_FAILED'
   | 'INTERNAL';
 

@@ -4,6 +4,8 @@
  * When another execution holds the window's lease (an overlapping run of the same window), it fails
  * with the error name `WindowBusy`, which the workflow retries with back-off before giving up.
  */
+
+import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { isExporterError } from '#core/errors';
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportStepResult } from '#core/run/types';
@@ -30,6 +32,7 @@ export const handler = lambdaHandler(
       sink: exportSink(env.BUCKET_NAME),
       log,
       timeLeftMs: () => context.getRemainingTimeInMillis(),
+      encoder: sharedEncoderPool(),
       onProgress: (p) => {
         last = { pages: p.pages, rows: p.rows };
       },

@@ -8,6 +8,7 @@ import { DateTime } from 'luxon';
 import { type CliLog, createCliLog } from '#adapters/cli-log';
 import { loadConfig } from '#adapters/config-file';
 import { createCredentialsProvider } from '#adapters/credentials';
+import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
 import { createOutboxMailer } from '#adapters/outbox-mailer';
 import { processOwner } from '#adapters/process-owner';
@@ -139,6 +140,7 @@ export async function runAll(
         newRunId: randomUUID,
         onProgress: (p) => ctx.log.progress(p),
         lease: ctx.lease ?? { ...CLI_LEASE, owner: processOwner() },
+        encoder: sharedEncoderPool(),
       };
       try {
         manifests.push(

@@ -97,6 +97,7 @@ async function exportWithLease(
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,
       maxPartBytes: tuning.maxPartBytes,
+      ...(deps.encoder ? { encoder: deps.encoder } : {}),
     },
     resumed ?? undefined,
   );
@@ -155,5 +156,7 @@ async function exportWithLease(
     deps.log.error('report failed', { reportId: task.reportId, route: report.route, error: reason });
     progress(true);
     return { status: 'done', task, outcome: { manifest: outcome('failed', reason), top: [] } };
+  } finally {
+    writer.release();
   }
 }

@@ -75,6 +75,7 @@ export type ExportStepResult = z.infer<typeof ExportStepResultSchema>;
 import type { ReportingApi } from '../api/types';
 import type { LeaseOptions } from '../commit/lease';
 import type { Mailer } from '../email/types';
+import type { Encoder } from '../export/encoder';
 import type { Log } from '../log';
 import type { Manifest } from '../manifest';
 import type { Sink } from '../sink';
@@ -104,6 +105,12 @@ export interface ExportDeps {
   readonly lease?: LeaseOptions;
   /** The clock of the lease and the manifest's times (default: the system clock). */
   readonly now?: () => Date;
+  /**
+   * Where row groups are encoded to Parquet/CSV. The CLI and the Export Lambda pass the worker pool
+   * (`#adapters/encoder-pool`), so encoding never blocks the event loop that fetches pages; absent =
+   * on the calling thread.
+   */
+  readonly encoder?: Encoder;
 }
 
 export interface ExportTuning {
