@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'LEASE_LOST' // this run's lease on its window expired and another run took it over
   | 'ENCODE_FAILED' // the Parquet/CSV encoder (worker) failed or died, e.g. at its heap limit
   | 'EMAIL_FAILED'
+  | 'STATE_TOO_LARGE' // a checkpoint or result would not fit a Step Functions payload
   | 'INTERNAL';
 
 export interface ExporterErrorOptions {

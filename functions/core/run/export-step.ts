@@ -14,10 +14,11 @@
  * partition, its `_SUCCESS` and its manifest entry stay as they were.
  */
 
+import { isOutOfTime } from '../api/retry';
 import { WindowLease, WORKFLOW_LEASE } from '../commit/lease';
 import { type PartitionCommit, partitionCommit } from '../commit/partition';
 import { ROUTE_SPECS } from '../config/routes';
-import type { Config, ReportConfig } from '../config/schema';
+import type { Config, ReportConfig, ScheduleConfig } from '../config/schema';
 import { describeError } from '../errors';
 import type { Format } from '../export/keys';
 import { PAGES_AHEAD, readAhead } from '../export/prefetch';
@@ -25,6 +26,8 @@ import { ReportWriter } from '../export/report-writer';
 import type { ManifestReport } from '../manifest';
 import { type CheckpointState, CheckpointStateSchema } from './checkpoint';
 import { findReport, findSchedule } from './lookup';
+import { boundedCheckpoint, boundedOutcome, outcomeBudget, shortReason, summaryTop } from './payload';
+import { planBytesOf } from './payload-estimate';
 import { reportRequest } from './request';
 import type { ExportCheckpoint, ExportDeps, ExportStepResult, ReportTask } from './types';
 
@@ -53,6 +56,7 @@ export async function exportReportStep(
   const heartbeat = lease.keepAlive();
   try {
     return await exportWithLease(config, task, checkpoint, deps, {
+      schedule,
       report,
       formats,
       tuning,
@@ -69,6 +73,7 @@ export async function exportReportStep(
 }
 
 interface StepContext {
+  readonly schedule: ScheduleConfig;
   readonly report: ReportConfig;
   readonly formats: readonly Format[];
   readonly tuning: typeof DEFAULTS;
@@ -80,7 +85,7 @@ async function exportWithLease(
   task: ReportTask,
   checkpoint: ExportCheckpoint | null,
   deps: ExportDeps,
-  { report, formats, tuning, commit }: StepContext,
+  { schedule, report, formats, tuning, commit }: StepContext,
 ): Promise<ExportStepResult> {
   const folders = commit.staging;
   const resumed: CheckpointState | null = checkpoint ? CheckpointStateSchema.parse(checkpoint) : null;
@@ -102,6 +107,9 @@ async function exportWithLease(
     resumed ?? undefined,
   );
   let pages = resumed?.pages ?? 0;
+  /** The cursor of the next page to fetch, and how many pages this step took (for a deadline pause). */
+  let nextCursor = resumed?.cursor ?? null;
+  let stepPages = 0;
   const progress = (done: boolean) =>
     deps.onProgress?.({ reportId: task.reportId, pages, rows: writer.rows, done });
   const outcome = (status: 'succeeded' | 'failed', error: string | null): ManifestReport => ({
@@ -116,6 +124,13 @@ async function exportWithLease(
     files: status === 'succeeded' ? [...writer.writtenFiles()] : [],
   });
 
+  const pause = async (cursor: string): Promise<ExportStepResult> => {
+    await writer.closePart();
+    const state = { version: 1 as const, cursor, pages, ...writer.snapshot() };
+    deps.log.info('export paused for continuation', { reportId: task.reportId, pages, rows: writer.rows });
+    return { status: 'continue', task, checkpoint: boundedCheckpoint(state, report, deps.api) };
+  };
+
   const controller = new AbortController();
   try {
     const source = deps.api.pages(reportRequest(report, task.window), {
@@ -125,21 +140,26 @@ async function exportWithLease(
     for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
       for (const row of page.rows) await writer.add(row);
       pages += 1;
+      stepPages += 1;
       progress(false);
       const cursor = page.nextCursor;
+      nextCursor = cursor;
       if (cursor !== null && deps.timeLeftMs !== undefined && deps.timeLeftMs() < tuning.safetyMarginMs) {
-        await writer.closePart();
-        const state: CheckpointState = { version: 1, cursor, pages, ...writer.snapshot() };
-        deps.log.info('export paused for continuation', {
-          reportId: task.reportId,
-          pages,
-          rows: writer.rows,
-        });
-        return { status: 'continue', task, checkpoint: state };
+        return await pause(cursor);
       }
     }
     const files = await writer.finish();
-    const committed = await commit.commit(outcome('succeeded', null));
+    // sized before anything is committed: a result that cannot be passed on fails the report cleanly
+    const done = boundedOutcome(
+      { manifest: outcome('succeeded', null), top: summaryTop(writer.topRows(), report, deps.api) },
+      outcomeBudget(planBytesOf(schedule), schedule.reports.length),
+    );
+    if (done.top.length < writer.topRows().length) {
+      deps.log.warn('top rows left out of the summary: the result would not fit its payload share', {
+        reportId: task.reportId,
+      });
+    }
+    const committed = await commit.commit(done.manifest);
     progress(true);
     deps.log.info('report exported', {
       reportId: task.reportId,
@@ -147,12 +167,21 @@ async function exportWithLease(
       pages,
       files: files.length,
     });
-    return { status: 'done', task, outcome: { manifest: committed, top: writer.topRows() } };
+    return { status: 'done', task, outcome: { ...done, manifest: committed } };
   } catch (err: unknown) {
     controller.abort();
+    // a retry wait that would pass the deadline: carry on in the next step from the known cursor
+    let failure = err;
+    if (isOutOfTime(err) && nextCursor !== null && stepPages > 0) {
+      try {
+        return await pause(nextCursor);
+      } catch (pauseErr: unknown) {
+        failure = pauseErr;
+      }
+    }
     await writer.abort();
     await commit.discard();
-    const reason = describeError(err);
+    const reason = shortReason(describeError(failure));
     deps.log.error('report failed', { reportId: task.reportId, route: report.route, error: reason });
     progress(true);
     return { status: 'done', task, outcome: { manifest: outcome('failed', reason), top: [] } };
