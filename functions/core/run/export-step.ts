@@ -154,10 +154,8 @@ async function exportWithLease(
       { manifest: outcome('succeeded', null), top: summaryTop(writer.topRows(), report, deps.api) },
       outcomeBudget(planBytesOf(schedule), schedule.reports.length),
     );
-    if (done.top.length < writer.topRows().length) {
-      deps.log.warn('top rows left out of the summary: the result would not fit its payload share', {
-        reportId: task.reportId,
-      });
+    for (const warning of done.manifest.warnings ?? []) {
+      deps.log.warn(warning.message, { reportId: task.reportId, code: warning.code });
     }
     const committed = await commit.commit(done.manifest);
     progress(true);
