@@ -118,16 +118,26 @@ export class WindowLease {
       const body = this.record(current.record.acquiredAt);
       if (await this.sink.putIf(this.key, body, 'application/json', { ifMatch: current.etag })) return;
     }
-    throw new ExporterError('LEASE_LOST', `could not renew the lease ${this.sink.locate(this.key)}`);
+    throw new ExporterError(
+      'WRITE_FAILED',
+      `the lease ${this.sink.locate(this.key)} kept changing while renewed`,
+    );
   }
 
   /** Renews every `everyMs` until stopped; `lost()` tells whether a renewal found the lease taken. */
   keepAlive(everyMs = this.options.ttlMs / 4): { stop(): void; lost(): ExporterError | null } {
     let lost: ExporterError | null = null;
+    let renewing = false; // a slow renewal is not overlapped by the next tick
     const timer = setInterval(() => {
-      this.renew().catch((err: unknown) => {
-        if (err instanceof ExporterError && err.code === 'LEASE_LOST') lost = err;
-      });
+      if (renewing) return;
+      renewing = true;
+      this.renew()
+        .catch((err: unknown) => {
+          if (err instanceof ExporterError && err.code === 'LEASE_LOST') lost = err;
+        })
+        .finally(() => {
+          renewing = false;
+        });
     }, everyMs);
     timer.unref();
     return { stop: () => clearInterval(timer), lost: () => lost };

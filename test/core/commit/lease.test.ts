@@ -101,10 +101,20 @@ describe('window lease', () => {
   });
 
   it('keepAlive renews the lease so it outlives its first expiry', async () => {
-    const lease = await WindowLease.acquire(sink, REF, 'run-a', { ...FAST, ttlMs: 300 }, () => new Date());
-    const beat = lease.keepAlive(50);
-    await new Promise((r) => setTimeout(r, 700));
-    await busy(WindowLease.acquire(sink, REF, 'run-b', FAST, () => new Date()));
+    let t = Date.parse('2026-11-23T08:00:00Z');
+    const now = () => new Date(t);
+    const lease = await WindowLease.acquire(sink, REF, 'run-a', FAST, now);
+    const beat = lease.keepAlive(20);
+    const expiry = async () => {
+      const body = (await sink.getObject(KEY)) ?? new Uint8Array();
+      return LeaseRecordSchema.parse(JSON.parse(new TextDecoder().decode(body))).expiresAt;
+    };
+    const first = await expiry();
+    t += 50_000; // 10 s before the first expiry
+    for (let i = 0; i < 500 && (await expiry()) === first; i += 1)
+      await new Promise((r) => setTimeout(r, 10));
+    t += 50_000; // past the first expiry, within the renewed one
+    await busy(WindowLease.acquire(sink, REF, 'run-b', FAST, now));
     beat.stop();
     expect(beat.lost()).toBeNull();
   });
