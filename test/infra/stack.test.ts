@@ -211,7 +211,7 @@ describe('least privilege', () => {
     );
     expect(st).toContainEqual(
       expect.objectContaining({
-        Action: ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         Resource: `${bucketArn()}/exports/*`,
       }),
     );
@@ -223,11 +223,11 @@ describe('least privilege', () => {
     });
   });
 
-  it('Finalize: reads/writes under the prefix, sends as the one SES identity, puts events on the one bus', () => {
+  it('Finalize: reads/writes/deletes (lease, staging) under the prefix, sends as the one SES identity, puts events on the one bus', () => {
     const st = statementsOf('FunctionsFinalizeRole');
     expect(st).toContainEqual(
       expect.objectContaining({
-        Action: ['s3:PutObject', 's3:GetObject'],
+        Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
         Resource: `${bucketArn()}/exports/*`,
       }),
     );
