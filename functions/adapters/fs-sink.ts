@@ -4,7 +4,7 @@
  * an aborted object leaves nothing behind. bytes and sha256 are computed while streaming.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ExporterError } from '#core/errors';
 import type { ObjectWriter, Sink, WrittenObject } from '#core/sink';
@@ -33,6 +33,32 @@ export function createFsSink(root: string): Sink {
         await w.abort();
         throw err;
       }
+    },
+    async putIfAbsent(key, body) {
+      // written whole to a temporary file, then hard-linked into place: link() fails when the name exists
+      const path = pathOf(key);
+      const temp = join(
+        dirname(path),
+        `.${path.split(sep).pop() ?? 'object'}${TEMP_MARK}${randomBytes(6).toString('hex')}`,
+      );
+      const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+      await mkdir(dirname(path), { recursive: true });
+      const h = await open(temp, 'wx');
+      try {
+        await h.writeFile(bytes);
+        await h.sync();
+      } finally {
+        await h.close();
+      }
+      try {
+        await link(temp, path);
+      } catch (err: unknown) {
+        if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'EEXIST') return null;
+        throw err;
+      } finally {
+        await rm(temp, { force: true });
+      }
+      return { key, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
     },
     async getObject(key) {
       try {

@@ -40,6 +40,32 @@ export function createS3Sink(bucket: string, client: S3Client = defaultS3Client(
       );
       return { key, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
     },
+    async putIfAbsent(key, body, contentType) {
+      const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+      try {
+        await client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: bytes,
+            ContentType: contentType,
+            IfNoneMatch: '*',
+          }),
+        );
+      } catch (err: unknown) {
+        // 412: the key exists; 409: a concurrent conditional write to the same key is in progress
+        const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status === 412 || status === 409) return null;
+        throw new ExporterError(
+          'WRITE_FAILED',
+          `writing s3://${bucket}/${key} failed: ${describeError(err)}`,
+          {
+            cause: err,
+          },
+        );
+      }
+      return { key, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+    },
     async getObject(key) {
       try {
         const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));

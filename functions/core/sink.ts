@@ -22,6 +22,11 @@ export interface Sink {
   locate(key: string): string;
   openWriter(key: string, contentType: string): ObjectWriter;
   putObject(key: string, body: string | Uint8Array, contentType: string): Promise<WrittenObject>;
+  /**
+   * Creates the object only when no object has this key (S3 `If-None-Match: *`, an exclusive create
+   * in a folder): null when one already does. The compare-and-swap of versioned objects.
+   */
+  putIfAbsent(key: string, body: string | Uint8Array, contentType: string): Promise<WrittenObject | null>;
   /** The object's bytes, or null when it does not exist. */
   getObject(key: string): Promise<Uint8Array | null>;
   /** Every key under the prefix (recursive), sorted. */

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { ExporterError } from '../errors';
+import { parseJson } from './json';
 import type { ApiRow } from './types';
 
 const RowSchema = z.record(z.string(), z.unknown());
@@ -23,7 +24,7 @@ export interface ParsedPage {
 export function parsePage(text: string, label: string): ParsedPage {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch {
     throw new ExporterError('API_BAD_RESPONSE', `${label}: the response is not JSON (${text.length} bytes)`, {
       retryable: false,

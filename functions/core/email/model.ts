@@ -3,6 +3,7 @@
  * carry the same information.
  */
 import type { ReportConfig } from '../config/schema';
+import type { Format } from '../export/formats';
 import type { ColumnType, Manifest, ManifestReport, RunStatus } from '../manifest';
 import type { SummaryRow } from '../run/types';
 import { type Kpi, kpisFor } from './deltas';
@@ -25,7 +26,7 @@ export interface TopTable {
 }
 
 export interface FileLine {
-  readonly format: 'csv' | 'parquet';
+  readonly format: Format;
   readonly location: string;
   readonly bytes: number;
   readonly rows: number;
@@ -110,7 +111,8 @@ function topTable(
   topN: number,
 ): TopTable | null {
   if (rows.length === 0) return null;
-  const types = new Map<string, ColumnType>(report.columns.map((c) => [c.name, c.type]));
+  // top rows and the config speak of metrics by the API's names
+  const types = new Map<string, ColumnType>(report.columns.map((c) => [c.apiName ?? c.name, c.type]));
   const metrics = config?.metrics ?? [];
   const kpis = config?.summary.kpis ?? [];
   const present = new Set(rows.flatMap((r) => Object.keys(r)));

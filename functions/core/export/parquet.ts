@@ -13,7 +13,7 @@ import { encodeNestedValues } from 'hyparquet-writer/src/dremel.js';
 import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
 import type { Window } from '../manifest';
 import type { ObjectWriter } from '../sink';
-import { columnCells, epochDay } from './cells';
+import { columnCells, epochDay, epochMicros } from './cells';
 import type { ColumnDef } from './columns';
 import type { RowGroupBuffer } from './rowgroup';
 
@@ -33,6 +33,12 @@ function schemaElement(column: ColumnDef): SchemaElement {
       return { ...base, type: 'BOOLEAN' };
     case 'date':
       return { ...base, type: 'INT32', converted_type: 'DATE' };
+    case 'timestamp':
+      return {
+        ...base,
+        type: 'INT64',
+        logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' },
+      };
   }
 }
 
@@ -45,7 +51,8 @@ function columnData(column: ColumnDef, group: RowGroupBuffer, window: Window): C
         ? (cells as (string | null)[])
         : cells.map((v) => (v === null ? null : String(v)));
     case 'int64':
-      return cells.map((v) => (typeof v === 'number' ? BigInt(v) : null));
+      // integers beyond 2^53 arrive as bigint (every digit kept)
+      return cells.map((v) => (typeof v === 'number' || typeof v === 'bigint' ? BigInt(v) : null));
     case 'double':
       return cells.every((v) => v === null || typeof v === 'number')
         ? (cells as (number | null)[])
@@ -54,6 +61,8 @@ function columnData(column: ColumnDef, group: RowGroupBuffer, window: Window): C
       return cells.map((v) => (typeof v === 'boolean' ? v : null));
     case 'date':
       return cells.map((v) => (typeof v === 'string' ? epochDay(v) : null));
+    case 'timestamp':
+      return cells.map((v) => (typeof v === 'string' ? epochMicros(v) : null));
   }
 }
 

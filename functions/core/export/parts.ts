@@ -1,22 +1,22 @@
 /**
  * The open part of every format, and rolling to the next part. All formats roll together, so part N
- * of the CSV and part N of the Parquet hold the same rows. A part closes when it reaches the row bound
- * (`output.maxRowsPerPart`), the byte bound, or when a row group does not fit its fixed schema (drift);
- * the next part opens with the report's widened schema.
+ * of every format holds the same rows. A part closes when it reaches the row bound
+ * (`output.maxRowsPerPart`), the byte bound, or when the column model grew (a new column, or the raw
+ * companion of a column that met a value its type cannot hold); the next part opens with the whole
+ * model, so every file's columns are a prefix of the report's model.
  */
 import type { ManifestFile, Window } from '../manifest';
 import type { ObjectWriter, Sink } from '../sink';
-import { type ColumnDef, fits, type Kind } from './columns';
-import { CsvPart } from './csv-part';
-import { CONTENT_TYPES, type Format, partKey } from './keys';
-import { ParquetPart } from './parquet';
+import type { ColumnDef } from './columns';
+import { type EncoderOptions, FORMATS, type Format, type PartEncoder } from './formats';
+import { partKey } from './keys';
 import type { RowGroupBuffer } from './rowgroup';
 
 interface OpenWriter {
   readonly format: Format;
   readonly key: string;
   readonly out: ObjectWriter;
-  readonly part: CsvPart | ParquetPart;
+  readonly part: PartEncoder;
 }
 
 interface OpenPart {
@@ -40,6 +40,7 @@ export class PartSet {
     private readonly limits: PartLimits,
     /** Index of the next part to open (continues across continuation steps). */
     public nextIndex: number,
+    private readonly options: EncoderOptions = { formulaGuard: false },
   ) {}
 
   /** Rows in the open part (0 when none is open). */
@@ -47,19 +48,20 @@ export class PartSet {
     return this.open?.rows ?? 0;
   }
 
-  /**
-   * Writes a row group. `schema` is the report's (already widened) schema, used when a part has to
-   * be opened; `kinds` are the group's own column kinds, checked against the open part's schema.
-   */
+  /** Columns of the open part (null when none is open). */
+  get openColumns(): readonly ColumnDef[] | null {
+    return this.open?.columns ?? null;
+  }
+
+  /** Writes a row group with the model's `columns` (a part with fewer columns is closed first). */
   async writeGroup(
     group: RowGroupBuffer,
-    kinds: ReadonlyMap<string, Kind>,
-    schema: () => ColumnDef[],
+    columns: readonly ColumnDef[],
     window: Window,
   ): Promise<ManifestFile[]> {
     const closed: ManifestFile[] = [];
-    if (this.open && !fits(this.open.columns, kinds)) closed.push(...(await this.close()));
-    const part = this.open ?? this.openPart(schema());
+    if (this.open && this.open.columns.length !== columns.length) closed.push(...(await this.close()));
+    const part = this.open ?? (await this.openPart(columns));
     await Promise.all(part.writers.map((w) => w.part.writeGroup(group, window)));
     part.rows += group.rows;
     const bytes = Math.max(...part.writers.map((w) => w.part.bytes));
@@ -73,7 +75,7 @@ export class PartSet {
     const part = this.open;
     if (!part) return [];
     this.open = null;
-    const files = await Promise.all(
+    return Promise.all(
       part.writers.map(async (w) => {
         await w.part.finish();
         const written = await w.out.close();
@@ -83,15 +85,15 @@ export class PartSet {
           bytes: written.bytes,
           rows: part.rows,
           sha256: written.sha256,
+          columns: part.columns.length,
         };
       }),
     );
-    return files;
   }
 
   /** Opens a part with no rows (so a report with zero rows still has readable files). */
-  ensureOpen(schema: () => ColumnDef[]): void {
-    if (!this.open) this.openPart(schema());
+  async ensureOpen(columns: readonly ColumnDef[]): Promise<void> {
+    if (!this.open) await this.openPart(columns);
   }
 
   /** Abandons the open part: aborts every in-flight object. Never throws. */
@@ -101,14 +103,16 @@ export class PartSet {
     if (part) await Promise.all(part.writers.map((w) => w.out.abort()));
   }
 
-  private openPart(columns: ColumnDef[]): OpenPart {
+  private async openPart(columns: readonly ColumnDef[]): Promise<OpenPart> {
     const index = this.nextIndex;
     this.nextIndex += 1;
-    const writers = this.formats.map((format): OpenWriter => {
+    const factories = await Promise.all(this.formats.map((f) => FORMATS[f].load()));
+    const writers = this.formats.map((format, i): OpenWriter => {
       const key = partKey(this.folders[format] ?? '', format, index);
-      const out = this.sink.openWriter(key, CONTENT_TYPES[format]);
-      const part = format === 'csv' ? new CsvPart(columns, out) : new ParquetPart(columns, out);
-      return { format, key, out, part };
+      const out = this.sink.openWriter(key, FORMATS[format].contentType);
+      const open = factories[i];
+      if (open === undefined) throw new Error(`no encoder for ${format}`);
+      return { format, key, out, part: open(columns, out, this.options) };
     });
     this.open = { columns, writers, rows: 0 };
     return this.open;

@@ -1,52 +1,62 @@
 /**
  * Everything one report accumulates while its pages stream through: the row group being buffered,
- * the running schema, totals, top N and the part files. `snapshot()` is the resumable state;
+ * the column model, totals, top N, warnings and the part files. `snapshot()` is the resumable state;
  * constructing from a snapshot continues exactly where it left off (next part index included).
+ *
+ * Before a row group is written, the model is planned for it (`planModel`): when the group brings a
+ * column the model lacks (or a value a column's type cannot hold, whose text goes to the column's
+ * `…__raw` companion), the open part is closed and the extended model is stored (compare-and-swap)
+ * before the next part opens with it.
  */
-
 import type { ApiRow } from '../api/types';
-import type { ManifestFile, Window } from '../manifest';
+import type { ManifestFile, ReportWarning, Window } from '../manifest';
 import type { CheckpointState } from '../run/checkpoint';
 import type { SummaryRow } from '../run/types';
 import type { Sink } from '../sink';
+import { columnCells } from './cells';
 import type { ColumnDef } from './columns';
-import type { Format } from './keys';
+import type { Format } from './formats';
+import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
+import type { ModelStore } from './model-store';
 import { PartSet } from './parts';
 import { RowGroupBuffer } from './rowgroup';
-import { SchemaState } from './schema';
 import { TopN } from './top';
 import { Totals } from './totals';
+import { type BreakCode, breakOf } from './values';
+import { warningFor } from './warnings';
 
-export interface ReportWriterOptions {
+export interface ReportWriterOptions extends ModelContext {
   readonly sink: Sink;
+  readonly models: ModelStore;
   readonly window: Window;
   readonly formats: readonly Format[];
   readonly folders: Readonly<Partial<Record<Format, string>>>;
-  readonly idFields: readonly string[];
-  readonly metrics: readonly string[];
   readonly topBy: string | undefined;
   readonly topN: number;
   readonly rowGroupRows: number;
   readonly maxRowsPerPart: number;
   readonly maxPartBytes: number;
+  /** `output.csvFormulaGuard` */
+  readonly formulaGuard?: boolean;
 }
 
 export type WriterState = Omit<CheckpointState, 'version' | 'cursor' | 'pages'>;
 
 export class ReportWriter {
   private group = new RowGroupBuffer();
-  private readonly schema: SchemaState;
+  private model: ColumnModel | null = null;
   private readonly totals: Totals;
   private readonly top: TopN;
   private readonly parts: PartSet;
   private readonly files: ManifestFile[];
+  /** `code column` → count of values that broke the column's type. */
+  private readonly breaks: Map<string, number>;
   rows: number;
 
   constructor(
     private readonly o: ReportWriterOptions,
     from?: WriterState,
   ) {
-    this.schema = new SchemaState(o.idFields, o.metrics, from?.schema);
     this.totals = new Totals(from?.totals);
     this.top = new TopN(o.topBy === undefined ? 0 : o.topN, from?.top ?? []);
     this.parts = new PartSet(
@@ -55,9 +65,11 @@ export class ReportWriter {
       o.formats,
       { maxRows: o.maxRowsPerPart, maxBytes: o.maxPartBytes },
       from?.nextPart ?? 0,
+      { formulaGuard: o.formulaGuard ?? false },
     );
     this.files = [...(from?.files ?? [])];
     this.rows = from?.rows ?? 0;
+    this.breaks = new Map(Object.entries(from?.breaks ?? {}));
   }
 
   /** Buffers a row; writes the row group when it is full (or would overfill the open part). */
@@ -73,13 +85,11 @@ export class ReportWriter {
     const group = this.group;
     if (group.rows === 0) return;
     this.group = new RowGroupBuffer();
-    const kinds = group.kinds();
-    this.schema.absorb(group, kinds);
+    const columns = await this.modelFor(group);
+    this.countBreaks(group, columns);
     for (const [name, cells] of group.metrics) this.totals.addColumn(name, cells);
-    this.rank(group);
-    this.files.push(
-      ...(await this.parts.writeGroup(group, kinds, () => this.schema.columns(), this.o.window)),
-    );
+    this.rank(group, columns);
+    this.files.push(...(await this.parts.writeGroup(group, columns, this.o.window)));
   }
 
   /** Flushes and closes the open part (continuation point, or the end). */
@@ -91,7 +101,8 @@ export class ReportWriter {
   /** Ends the export: a report with no rows at all still gets one part (header / schema only). */
   async finish(): Promise<ManifestFile[]> {
     await this.flush();
-    if (this.files.length === 0) this.parts.ensureOpen(() => this.schema.columns());
+    const columns = await this.modelFor(new RowGroupBuffer());
+    if (this.files.length === 0) await this.parts.ensureOpen(columns);
     await this.closePart();
     return this.files;
   }
@@ -100,18 +111,36 @@ export class ReportWriter {
     await this.parts.abort();
   }
 
+  /** The report's column model as this writer last stored or read it (empty before the first group). */
   columns(): ColumnDef[] {
-    return this.schema.columns();
+    return this.model === null ? [] : columnDefs(this.model);
   }
 
-  /** Totals of the additive metrics whose column is numeric. */
+  /** The manifest's columns: name, type and the API's name. */
+  manifestColumns(): { name: string; type: ColumnDef['type']; apiName: string | null }[] {
+    return this.columns().map((c) => ({ name: c.name, type: c.type, apiName: apiName(c.source) }));
+  }
+
+  /** Totals (by the API's metric names) of the additive metrics whose column is numeric. */
   totalsResult(): Record<string, number> {
     const numeric = new Set(
       this.columns()
-        .filter((c) => c.role === 'metric' && (c.type === 'int64' || c.type === 'double'))
-        .map((c) => c.name),
+        .filter((c) => c.source.kind === 'metric' && (c.type === 'int64' || c.type === 'double'))
+        .map((c) => c.key),
     );
     return Object.fromEntries(Object.entries(this.totals.result()).filter(([name]) => numeric.has(name)));
+  }
+
+  /** Warnings naming each column that received values its type cannot hold. */
+  warnings(): ReportWarning[] {
+    const raws = new Map(
+      this.columns().flatMap((c) => (c.source.kind === 'raw' ? [[c.source.of, c.name] as const] : [])),
+    );
+    return [...this.breaks].map(([id, count]) => {
+      const space = id.indexOf(' ');
+      const column = id.slice(space + 1);
+      return warningFor(id.slice(0, space) as BreakCode, column, count, raws.get(column) ?? `${column}__raw`);
+    });
   }
 
   topRows(): SummaryRow[] {
@@ -127,27 +156,55 @@ export class ReportWriter {
       nextPart: this.parts.nextIndex,
       files: [...this.files],
       rows: this.rows,
-      schema: this.schema.snapshot(),
+      breaks: Object.fromEntries(this.breaks),
       totals: this.totals.snapshot(),
       top: this.top.sorted(),
     };
   }
 
-  private rank(group: RowGroupBuffer): void {
+  /** The model's columns for `group`, extending and storing the model first when it must grow. */
+  private async modelFor(group: RowGroupBuffer): Promise<ColumnDef[]> {
+    const cols = group.columns();
+    if (this.model === null) this.model = (await this.o.models.load())?.model ?? null;
+    const planned = planModel(this.model, this.o, cols);
+    if (planned !== this.model) {
+      // the open part has fewer columns than the model will: close it before the model grows
+      if (this.parts.openColumns !== null) this.files.push(...(await this.parts.close()));
+      this.model = (await this.o.models.update((latest) => planModel(latest, this.o, cols))).model;
+    }
+    return columnDefs(this.model);
+  }
+
+  private countBreaks(group: RowGroupBuffer, columns: readonly ColumnDef[]): void {
+    for (const c of columns) {
+      if (c.role !== 'id' && c.role !== 'metric') continue;
+      const cells = group.cells(c.key, c.role === 'metric');
+      if (cells === undefined || c.type === 'string') continue;
+      for (const v of cells) {
+        const code = breakOf(c.type, v);
+        if (code === null) continue;
+        const id = `${code} ${c.name}`;
+        this.breaks.set(id, (this.breaks.get(id) ?? 0) + 1);
+      }
+    }
+  }
+
+  private rank(group: RowGroupBuffer, columns: readonly ColumnDef[]): void {
     const by = this.o.topBy;
     const cells = by === undefined ? undefined : group.cells(by, true);
     if (cells === undefined) return;
     const firstSeq = this.rows - group.rows;
-    const columns = this.schema.columns();
+    const shown = columns.filter((c) => c.role !== 'raw');
+    const typed = shown.map((c) => columnCells(group, c, this.o.window));
     cells.forEach((value, r) => {
       if (typeof value !== 'number' || !this.top.wouldTake(value, firstSeq + r)) return;
-      const row: SummaryRow = {};
-      for (const c of columns) {
-        if (c.role === 'window')
-          row[c.name] = c.name === 'window_start' ? this.o.window.start : this.o.window.end;
-        else row[c.name] = group.cells(c.name, c.role === 'metric')?.[r] ?? null;
-      }
-      this.top.offer({ value, seq: firstSeq + r, row });
+      // keyed by the API's names (the email speaks of metrics by their configured names)
+      const entries = shown.map((c, i): [string, SummaryRow[string]] => {
+        const v = typed[i]?.[r] ?? null;
+        const label = c.source.kind === 'field' ? c.source.path.join('_') : (apiName(c.source) ?? c.name);
+        return [label, typeof v === 'bigint' ? v.toString() : v];
+      });
+      this.top.offer({ value, seq: firstSeq + r, row: Object.fromEntries(entries) });
     });
   }
 }

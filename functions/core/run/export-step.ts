@@ -14,8 +14,9 @@
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config } from '../config/schema';
 import { describeError } from '../errors';
-import type { Format } from '../export/keys';
+import type { Format } from '../export/formats';
 import { partitionPrefix, successKey } from '../export/keys';
+import { sinkModelStore } from '../export/model-store';
 import { PAGES_AHEAD, readAhead } from '../export/prefetch';
 import { ReportWriter } from '../export/report-writer';
 import type { ManifestReport } from '../manifest';
@@ -46,11 +47,15 @@ export async function exportReportStep(
   const writer = new ReportWriter(
     {
       sink: deps.sink,
+      models: sinkModelStore(deps.sink, config.output.prefix, task.scheduleId, task.reportId),
       window: task.window,
       formats,
       folders,
       idFields: ROUTE_SPECS[report.route].idFields,
       metrics: report.metrics ?? [],
+      naming: config.output.columnNames,
+      overrides: report.columns,
+      formulaGuard: config.output.csvFormulaGuard,
       topBy: report.summary.topBy,
       topN: report.summary.topN,
       rowGroupRows: tuning.rowGroupRows,
@@ -62,17 +67,21 @@ export async function exportReportStep(
   let pages = resumed?.pages ?? 0;
   const progress = (done: boolean) =>
     deps.onProgress?.({ reportId: task.reportId, pages, rows: writer.rows, done });
-  const outcome = (status: 'succeeded' | 'failed', error: string | null): ManifestReport => ({
-    reportId: task.reportId,
-    route: report.route,
-    status,
-    rowCount: writer.rows,
-    pages,
-    columns: writer.columns().map(({ name, type }) => ({ name, type })),
-    totals: status === 'succeeded' ? writer.totalsResult() : {},
-    error,
-    files: [...writer.writtenFiles()],
-  });
+  const outcome = (status: 'succeeded' | 'failed', error: string | null): ManifestReport => {
+    const warnings = writer.warnings();
+    return {
+      reportId: task.reportId,
+      route: report.route,
+      status,
+      rowCount: writer.rows,
+      pages,
+      columns: writer.manifestColumns(),
+      totals: status === 'succeeded' ? writer.totalsResult() : {},
+      error,
+      files: [...writer.writtenFiles()],
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+  };
 
   const controller = new AbortController();
   try {
@@ -107,6 +116,7 @@ export async function exportReportStep(
       pages,
       files: files.length,
     });
+    for (const w of writer.warnings()) deps.log.warn('report warning', { reportId: task.reportId, ...w });
     return { status: 'done', task, outcome: { manifest: outcome('succeeded', null), top: writer.topRows() } };
   } catch (err: unknown) {
     controller.abort();
