@@ -5,7 +5,8 @@
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportStepResult } from '#core/run/types';
 import { apiClient, apiCounters } from './api';
-import { exportSink, safetyMarginMs } from './io';
+import { exportEnv } from './env';
+import { exportSink } from './io';
 import { ExportInputSchema } from './payloads';
 import { recordStep } from './run-metrics';
 import { type LambdaContext, log, logger, runtimeConfig } from './wiring';
@@ -13,17 +14,17 @@ import { type LambdaContext, log, logger, runtimeConfig } from './wiring';
 export const handler = async (event: unknown, context: LambdaContext): Promise<ExportStepResult> => {
   const { task, checkpoint } = ExportInputSchema.parse(event);
   const config = runtimeConfig();
+  const env = exportEnv();
   logger.appendKeys({ scheduleId: task.scheduleId, runId: task.runId, reportId: task.reportId });
   const started = Date.now();
   const retries = apiCounters.retries;
   const from = { pages: Number(checkpoint?.pages ?? 0), rows: Number(checkpoint?.rows ?? 0) };
   let last = from;
-  const margin = safetyMarginMs();
+  const margin = env.SAFETY_MARGIN_MS;
   const result = await exportReportStep(config, task, checkpoint ?? null, {
-    api: apiClient(config, () => context.getRemainingTimeInMillis()),
-    sink: exportSink(),
+    api: apiClient(config, env.MAP_CONCURRENCY, () => context.getRemainingTimeInMillis()),
+    sink: exportSink(env.BUCKET_NAME),
     log,
-    now: () => new Date(),
     timeLeftMs: () => context.getRemainingTimeInMillis(),
     onProgress: (p) => {
       last = { pages: p.pages, rows: p.rows };

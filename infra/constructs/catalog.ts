@@ -13,6 +13,9 @@ import { FORMATS, type Format } from '#core/export/formats';
 import { formatPrefix } from '#core/export/keys';
 import { reportColumns, tableName } from '../catalog-columns';
 
+/** The Glue database's name unless the stack is given another. */
+export const DEFAULT_DATABASE = 'report_exporter';
+
 export interface ExportCatalogProps {
   readonly config: Config;
   readonly bucket: s3.IBucket;
@@ -38,7 +41,7 @@ export class ExportCatalog extends Construct {
   constructor(scope: Construct, id: string, props: ExportCatalogProps) {
     super(scope, id);
     const account = Stack.of(this).account;
-    this.databaseName = props.databaseName ?? 'report_exporter';
+    this.databaseName = props.databaseName ?? DEFAULT_DATABASE;
     this.database = new glue.CfnDatabase(this, 'Database', {
       catalogId: account,
       databaseInput: {

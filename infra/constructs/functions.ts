@@ -1,8 +1,9 @@
 /**
  * The three Lambdas of a run — Plan, Export, Finalize — and least privilege beside them: Export reads
- * the one secret and writes/deletes/lists under the export prefix only; Finalize reads and writes under
- * the prefix (previous manifest, CSV attachments, the manifest), sends as the one SES identity and
- * puts events on the one bus. Plan needs nothing but its log group.
+ * the one secret and reads/writes/deletes/lists under the export prefix only (reading: the report's
+ * stored column model); Finalize reads and writes under the prefix (previous manifest, column models,
+ * CSV attachments, the manifest), sets the columns of tables in the one Glue database, sends as the
+ * one SES identity and puts events on the one bus. Plan needs nothing but its log group.
  */
 import { Arn, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -24,6 +25,8 @@ export interface ExportFunctionsProps {
   readonly eventBusName?: string;
   /** The Map's maxConcurrency: Export Lambdas split `api.concurrency` between them. */
   readonly mapConcurrency: number;
+  /** The Glue database whose tables Finalize keeps equal to the column models. */
+  readonly glueDatabaseName: string;
 }
 
 export class ExportFunctions extends Construct {
@@ -58,7 +61,11 @@ export class ExportFunctions extends Construct {
       description: 'report-exporter: manifest, summary email, completion event',
       timeout: Duration.minutes(5),
       memorySize: 512,
-      environment: { BUCKET_NAME: bucketName, EVENT_BUS_NAME: eventBusName },
+      environment: {
+        BUCKET_NAME: bucketName,
+        EVENT_BUS_NAME: eventBusName,
+        GLUE_DATABASE: props.glueDatabaseName,
+      },
     });
 
     const objects = `${props.bucket.bucketArn}/${props.prefix}*`;
@@ -70,7 +77,7 @@ export class ExportFunctions extends Construct {
     props.secret.grantRead(exporter.role);
     exporter.role.addToPolicy(
       new iam.PolicyStatement({
-        actions: ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         resources: [objects],
       }),
     );
@@ -97,6 +104,25 @@ export class ExportFunctions extends Construct {
         ],
       }),
     );
+    // the tables of the one database: read a table, set its columns (never create or delete)
+    finalize.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['glue:GetTable', 'glue:UpdateTable'],
+        resources: [
+          stack.formatArn({ service: 'glue', resource: 'catalog' }),
+          stack.formatArn({ service: 'glue', resource: 'database', resourceName: props.glueDatabaseName }),
+          stack.formatArn({
+            service: 'glue',
+            resource: 'table',
+            resourceName: `${props.glueDatabaseName}/*`,
+          }),
+        ],
+      }),
+    );
+    Validations.of(finalize.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:table/${props.glueDatabaseName}/*]`,
+      reason: `Finalize sets the columns of the report tables of the one database "${props.glueDatabaseName}" (one per report, named from the config)`,
+    });
     for (const fn of [exporter, finalize]) {
       Validations.of(fn.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${this.nagBucketArn(props.bucket)}/${props.prefix}*]`,

@@ -4,9 +4,9 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { bareAddress } from '#adapters/ses-mailer';
+import { bareAddress } from '#core/config/mailbox';
 import type { Config } from '#core/config/schema';
-import { ExportCatalog } from '../constructs/catalog';
+import { DEFAULT_DATABASE, ExportCatalog } from '../constructs/catalog';
 import { ExportFunctions } from '../constructs/functions';
 import { Monitoring } from '../constructs/monitoring';
 import { ExportSchedules } from '../constructs/schedules';
@@ -55,6 +55,7 @@ export class ExporterStack extends Stack {
       secret: referenceSecret(this, 'CredentialsSecret', config.api.credentialsSecret),
       ...(sesIdentity ? { sesIdentity } : {}),
       mapConcurrency,
+      glueDatabaseName: props.glueDatabaseName ?? DEFAULT_DATABASE,
     });
     this.workflow = new ExportWorkflow(this, 'Workflow', {
       plan: this.functions.plan,
@@ -69,7 +70,7 @@ export class ExporterStack extends Stack {
     this.catalog = new ExportCatalog(this, 'Catalog', {
       config,
       bucket,
-      ...(props.glueDatabaseName ? { databaseName: props.glueDatabaseName } : {}),
+      databaseName: props.glueDatabaseName ?? DEFAULT_DATABASE,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stateMachine: this.workflow.stateMachine,

@@ -198,7 +198,7 @@ describe('least privilege', () => {
     );
     expect(st).toContainEqual(
       expect.objectContaining({
-        Action: ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         Resource: `${bucketArn()}/exports/*`,
       }),
     );
@@ -212,6 +212,17 @@ describe('least privilege', () => {
 
   it('Finalize: reads/writes under the prefix, sends as the one SES identity, puts events on the one bus', () => {
     const st = statementsOf('FunctionsFinalizeRole');
+    // the catalog: read a table and set its columns, in the one database only
+    expect(st).toContainEqual(
+      expect.objectContaining({
+        Action: ['glue:GetTable', 'glue:UpdateTable'],
+        Resource: [
+          'arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:catalog',
+          'arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:database/report_exporter',
+          'arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:table/report_exporter/*',
+        ],
+      }),
+    );
     expect(st).toContainEqual(
       expect.objectContaining({
         Action: ['s3:PutObject', 's3:GetObject'],
@@ -238,7 +249,9 @@ describe('least privilege', () => {
     expect(plan).toHaveLength(1);
     expect(plan[0]?.Action).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     for (const role of ['FunctionsPlanRole', 'FunctionsExportRole', 'FunctionsFinalizeRole']) {
-      for (const st of statementsOf(role)) {
+      const statements = statementsOf(role);
+      expect(statements.length, role).toBeGreaterThan(0);
+      for (const st of statements) {
         expect(list(st.Resource)).not.toContain('*');
         expect(list(st.Action).filter((a) => a.endsWith(':*'))).toEqual([]);
       }
@@ -266,9 +279,15 @@ describe('least privilege', () => {
   });
 
   it('uses no AWS managed policies on the Lambda roles', () => {
-    for (const [id, role] of Object.entries(resourcesOf(s.template, 'AWS::IAM::Role'))) {
-      if (id.startsWith('Functions')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
-    }
+    const roles = Object.entries(resourcesOf(s.template, 'AWS::IAM::Role')).filter(([id]) =>
+      /^Functions(Plan|Export|Finalize)Role/.test(id),
+    );
+    expect(roles.map(([id]) => id.replace(/Role.*/, 'Role')).sort()).toEqual([
+      'FunctionsExportRole',
+      'FunctionsFinalizeRole',
+      'FunctionsPlanRole',
+    ]);
+    for (const [, role] of roles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });
 

@@ -16,6 +16,7 @@ import { parseConfig } from '#core/config/load';
 import type { Config } from '#core/config/schema';
 import type { Manifest } from '#core/manifest';
 import { occurrences } from '#core/occurrences';
+import { createHttp } from '#http';
 import { startSimulator } from '#simulator/server';
 import { type ApiFactory, reportManifests, runAll } from './run';
 
@@ -45,7 +46,12 @@ export async function runDemo(outDir: string, now = new Date()): Promise<DemoRes
     const mailer = createOutboxMailer(join(outDir, 'outbox'));
     const log = createCliLog();
     const api: ApiFactory = (c, l) =>
-      createApiClient({ ...apiOptionsOf(c.api), credentials: async () => sim.credentials, log: l });
+      createApiClient({
+        ...apiOptionsOf(c.api),
+        http: createHttp,
+        credentials: async () => sim.credentials,
+        log: l,
+      });
     const manifests: Manifest[] = [];
     for (const schedule of config.schedules) {
       const at = latestOccurrence(schedule.cron, schedule.timezone, now);

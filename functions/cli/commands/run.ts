@@ -1,11 +1,12 @@
 /**
- * `run` — one run of a schedule as if fired at `--at` (CONTRACT §3), plus the wiring shared with
+ * `run` — one run of a schedule as if fired at `--at`, plus the wiring shared with
  * `backfill` and `demo`: output options → sink, email options → mailer, config → API client.
  */
 import { randomUUID } from 'node:crypto';
 import { type Command, Option } from 'commander';
 import { DateTime } from 'luxon';
 import { type CliLog, createCliLog } from '#adapters/cli-log';
+import { loadConfig } from '#adapters/config-file';
 import { createCredentialsProvider } from '#adapters/credentials';
 import { createFsSink } from '#adapters/fs-sink';
 import { createOutboxMailer } from '#adapters/outbox-mailer';
@@ -14,7 +15,6 @@ import { createSesMailer } from '#adapters/ses-mailer';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
-import { loadConfig } from '#core/config/load';
 import type { Config } from '#core/config/schema';
 import type { Mailer } from '#core/email/types';
 import { ExporterError } from '#core/errors';
@@ -24,6 +24,7 @@ import { findReport, findSchedule } from '#core/run/lookup';
 import { runSchedule } from '#core/run/run';
 import type { RunDeps } from '#core/run/types';
 import type { Sink } from '#core/sink';
+import { createHttp } from '#http';
 
 export type ApiFactory = (config: Config, log: Log) => ReportingApi;
 
@@ -31,6 +32,7 @@ export type ApiFactory = (config: Config, log: Log) => ReportingApi;
 export const realApi: ApiFactory = (config, log) =>
   createApiClient({
     ...apiOptionsOf(config.api),
+    http: createHttp,
     credentials: createCredentialsProvider(config.api.credentialsSecret),
     log,
   });

@@ -1,4 +1,4 @@
-/** The subject line (CONTRACT §5): `{description or id}: {start} – {end}`, prefixed by run status. */
+/** The subject line (docs/email.md): `{description or id}: {start} – {end}`, prefixed by run status. */
 import type { Manifest } from '../manifest';
 import { headerSafe } from './format';
 

@@ -1,5 +1,5 @@
 /**
- * The summary email of one run (CONTRACT §5): renders the run once, picks the CSV attachments, and
+ * The summary email of one run (docs/email.md): renders the run once, picks the CSV attachments, and
  * sends one message per ≤ 50 recipients (SES v2's per-message limit).
  */
 import { ExporterError } from '../errors';

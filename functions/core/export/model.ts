@@ -108,8 +108,10 @@ export function planModel(
 }
 
 function override(ctx: ModelContext, source: ColumnSource, name: string): ColumnType | undefined {
-  const api = apiName(source);
-  return (api !== null ? ctx.overrides[api] : undefined) ?? ctx.overrides[name];
+  // own keys only: an API key such as `constructor` must not find Object.prototype's
+  const own = (key: string | null) =>
+    key !== null && Object.hasOwn(ctx.overrides, key) ? ctx.overrides[key] : undefined;
+  return own(apiName(source)) ?? own(name);
 }
 
 function addColumns(latest: ColumnModel | null, ctx: ModelContext, group: GroupColumns): ColumnModel {

@@ -1,5 +1,5 @@
 /**
- * Manifest totals: exact sums of additive counters only (CONTRACT §4). A metric is additive unless
+ * Manifest totals: exact sums of additive counters only (docs/export.md, "Totals"). A metric is additive unless
  * its name says it is an average, rate, ratio, share of something, reach/frequency-like (unique
  * counts do not add across rows) or a return on investment — see `isAdditiveMetric`.
  *
@@ -101,11 +101,11 @@ export class Totals {
 
   /** The totals for the manifest; a sum Number cannot hold exactly is left out. */
   result(): Record<string, number> {
-    const out: Record<string, number> = {};
+    const out = new Map<string, number>();
     for (const [name, { m, scale }] of this.sums) {
       if (scale === 0) {
         if (m <= BigInt(Number.MAX_SAFE_INTEGER) && m >= -BigInt(Number.MAX_SAFE_INTEGER))
-          out[name] = Number(m);
+          out.set(name, Number(m));
         continue;
       }
       const negative = m < 0n;
@@ -113,9 +113,10 @@ export class Totals {
       const text = `${negative ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
       const n = Number(text);
       // Only when the decimal fits a double's 15 significant digits is the Number the exact sum.
-      if (digits.replace(/^0+/, '').replace(/0+$/, '').length <= 15) out[name] = n;
+      if (digits.replace(/^0+/, '').replace(/0+$/, '').length <= 15) out.set(name, n);
     }
-    return out;
+    // built from entries, so a metric named `__proto__` is an ordinary key
+    return Object.fromEntries(out);
   }
 
   snapshot(): Record<string, DecimalSum> {

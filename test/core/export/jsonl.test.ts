@@ -77,7 +77,8 @@ describe('JSON Lines (gzip) through the format registry', () => {
     // DuckDB reads the gzip JSON Lines; every cell equals Parquet's
     const jl = files.filter((f) => f.format === 'jsonl').map((f) => lit(join(dir, f.key)));
     const pq = files.filter((f) => f.format === 'parquet').map((f) => lit(join(dir, f.key)));
-    const cols = 'post_id, caption, likes::VARCHAR AS likes, avg_watch_time, published_at::VARCHAR AS published_at, likes__raw';
+    const cols =
+      'post_id, caption, likes::VARCHAR AS likes, avg_watch_time, published_at::VARCHAR AS published_at, likes__raw';
     const fromJson = await duckQuery(
       `SELECT ${cols} FROM read_json([${jl.join(',')}], format='newline_delimited', union_by_name=true, columns={post_id:'VARCHAR',caption:'VARCHAR',likes:'BIGINT',avg_watch_time:'DOUBLE',published_at:'TIMESTAMPTZ',likes__raw:'VARCHAR'}) ORDER BY post_id`,
     );

@@ -15,7 +15,9 @@ describe('the object-key layout (built and parsed in one module)', () => {
     for (const format of FORMAT_IDS) {
       const folder = partitionPrefix('exports/', 'weekly', 'posts', format, '2026-11-22');
       const key = partKey(folder, format, 12);
-      expect(key).toBe(`exports/weekly/posts/${format}/dt=2026-11-22/part-00012.${formatSpec(format).extension}`);
+      expect(key).toBe(
+        `exports/weekly/posts/${format}/dt=2026-11-22/part-00012.${formatSpec(format).extension}`,
+      );
       expect(parsePartKey(key)).toEqual({
         reportId: 'posts',
         format,
