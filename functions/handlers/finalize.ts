@@ -4,16 +4,19 @@
  * even when only the email failed; the run then still fails and alarms).
  */
 import { createGlueCatalog } from '#adapters/glue-catalog';
+import type { Config } from '#core/config/schema';
 import { describeError } from '#core/errors';
 import { manifestKey } from '#core/export/keys';
 import { syncCatalog } from '#core/run/catalog-sync';
+import type { Manifest } from '#core/manifest';
 import { finalizeRun } from '#core/run/finalize';
+import type { Sink } from '#core/sink';
 import { finalizeAndAnnounce } from './completed-event';
 import { finalizeEnv } from './env';
 import { exportSink, summaryMailer } from './io';
 import { FinalizeInputSchema, toOutcomes } from './payloads';
 import { recordRun } from './run-metrics';
-import { log, logger, runtimeConfig } from './wiring';
+import { lambdaHandler, log, logger, runtimeConfig } from './wiring';
 
 export interface FinalizeOutput {
   readonly manifestKey: string;
@@ -22,31 +25,36 @@ export interface FinalizeOutput {
   readonly emailed: number;
 }
 
-export const handler = async (event: unknown): Promise<FinalizeOutput> => {
-  const { plan, ...rest } = FinalizeInputSchema.parse(event);
-  const config = runtimeConfig();
-  logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });
-  const env = finalizeEnv();
-  const sink = exportSink(env.BUCKET_NAME);
-  const deps = { sink, mailer: summaryMailer(config), log, now: () => new Date() };
-  const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
-  const { manifest, emailed } = await finalizeAndAnnounce(
-    () => finalizeRun(config, plan, toOutcomes(config, { plan, ...rest }), deps),
-    sink,
-    { bucket: env.BUCKET_NAME, eventBus: env.EVENT_BUS_NAME },
-    key,
-  );
-  recordRun(manifest);
-  if (env.GLUE_DATABASE !== undefined) {
-    // after the manifest: the tables follow the column models the run may have extended
-    try {
-      const synced = await syncCatalog(config, manifest, sink, createGlueCatalog(env.GLUE_DATABASE));
-      log.info('catalog updated', { tables: synced.updated.join(',') || 'none' });
-      if (synced.missing.length > 0) log.warn('catalog tables missing', { tables: synced.missing.join(',') });
-    } catch (err: unknown) {
-      log.error('catalog update failed', { error: describeError(err) });
-      throw err;
-    }
+export const handler = lambdaHandler(
+  async (event: unknown): Promise<FinalizeOutput> => {
+    const { plan, ...rest } = FinalizeInputSchema.parse(event);
+    const config = runtimeConfig();
+    logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });
+    const env = finalizeEnv();
+    const sink = exportSink(env.BUCKET_NAME);
+    const deps = { sink, mailer: summaryMailer(config), log, now: () => new Date() };
+    const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
+    const { manifest, emailed } = await finalizeAndAnnounce(
+      () => finalizeRun(config, plan, toOutcomes(config, { plan, ...rest }), deps),
+      sink,
+      { bucket: env.BUCKET_NAME, eventBus: env.EVENT_BUS_NAME },
+      key,
+    );
+    recordRun(manifest);
+    if (env.GLUE_DATABASE !== undefined) await syncTables(config, manifest, sink, env.GLUE_DATABASE);
+    return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
+  },
+  { metrics: true },
+);
+
+/** After the manifest: the Glue tables follow the column models the run may have extended. */
+async function syncTables(config: Config, manifest: Manifest, sink: Sink, database: string): Promise<void> {
+  try {
+    const synced = await syncCatalog(config, manifest, sink, createGlueCatalog(database));
+    log.info('catalog updated', { tables: synced.updated.join(',') || 'none' });
+    if (synced.missing.length > 0) log.warn('catalog tables missing', { tables: synced.missing.join(',') });
+  } catch (err: unknown) {
+    log.error('catalog update failed', { error: describeError(err) });
+    throw err;
   }
-  return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
-};
+}
