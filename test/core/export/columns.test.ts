@@ -180,6 +180,17 @@ describe('parseJson', () => {
     expect(v).toEqual({ a: 9007199254740993n, b: 12345678901234567891n, c: '1e400', d: 1.5, e: [1, 'x'] });
   });
 
+  it('finds long numbers wherever a number token can stand', () => {
+    expect(parseJson('[12345678901234567891, -12345678901234567891]')).toEqual([
+      12345678901234567891n,
+      -12345678901234567891n,
+    ]);
+    expect(parseJson('{"a" : \n 12345678901234567891,"b":[1, 2e308]}')).toEqual({
+      a: 12345678901234567891n,
+      b: [1, '2e308'],
+    });
+  });
+
   it('treats __proto__ and constructor as ordinary keys', () => {
     const v = parseJson('{"__proto__":{"x":1},"constructor":2,"":3,"n":12345678901234567}') as Record<
       string,
