@@ -13,7 +13,6 @@ import type { ManifestFile, ReportWarning, Window } from '../manifest';
 import type { CheckpointState } from '../run/checkpoint';
 import type { SummaryRow } from '../run/types';
 import type { Sink } from '../sink';
-import { columnCells } from './cells';
 import type { ColumnDef } from './columns';
 import type { Format } from './formats';
 import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
@@ -22,7 +21,7 @@ import { PartSet } from './parts';
 import { RowGroupBuffer } from './rowgroup';
 import { TopN } from './top';
 import { Totals } from './totals';
-import { type BreakCode, breakOf } from './values';
+import { type BreakCode, breakOf, fitted } from './values';
 import { warningFor } from './warnings';
 
 export interface ReportWriterOptions extends ModelContext {
@@ -195,12 +194,16 @@ export class ReportWriter {
     if (cells === undefined) return;
     const firstSeq = this.rows - group.rows;
     const shown = columns.filter((c) => c.role !== 'raw');
-    const typed = shown.map((c) => columnCells(group, c, this.o.window));
     cells.forEach((value, r) => {
       if (typeof value !== 'number' || !this.top.wouldTake(value, firstSeq + r)) return;
       // keyed by the API's names (the email speaks of metrics by their configured names)
-      const entries = shown.map((c, i): [string, SummaryRow[string]] => {
-        const v = typed[i]?.[r] ?? null;
+      const entries = shown.map((c): [string, SummaryRow[string]] => {
+        const v =
+          c.source.kind === 'window'
+            ? c.source.which === 'start'
+              ? this.o.window.start
+              : this.o.window.end
+            : fitted(c.type, group.cells(c.key, c.role === 'metric')?.[r] ?? null);
         const label = c.source.kind === 'field' ? c.source.path.join('_') : (apiName(c.source) ?? c.name);
         return [label, typeof v === 'bigint' ? v.toString() : v];
       });
