@@ -16,6 +16,17 @@ import { reportColumns, tableName } from '../catalog-columns';
 /** The Glue database's name unless the stack is given another. */
 export const DEFAULT_DATABASE = 'report_exporter';
 
+/** The names of the tables the catalog creates for a config (one per report and catalogued format). */
+export function catalogTables(config: Config): string[] {
+  return config.schedules.flatMap((schedule) =>
+    schedule.reports.flatMap((report) =>
+      config.output.formats
+        .filter((f) => FORMATS[f].catalog && SERDES[f] !== undefined)
+        .map((f) => tableName(schedule.id, report.id, f)),
+    ),
+  );
+}
+
 export interface ExportCatalogProps {
   readonly config: Config;
   readonly bucket: s3.IBucket;

@@ -46,7 +46,6 @@ describe('cdk-nag AwsSolutions', () => {
       [
         'AwsSolutions-IAM5', // export prefix, Export role
         'AwsSolutions-IAM5', // export prefix, Finalize role
-        'AwsSolutions-IAM5', // the tables of the one Glue database, Finalize role
         'AwsSolutions-IAM5', // state machine: X-Ray / log delivery
         'AwsSolutions-IAM5', // state machine: Plan function versions
         'AwsSolutions-IAM5', // state machine: Export function versions

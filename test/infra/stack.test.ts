@@ -212,14 +212,16 @@ describe('least privilege', () => {
 
   it('Finalize: reads/writes under the prefix, sends as the one SES identity, puts events on the one bus', () => {
     const st = statementsOf('FunctionsFinalizeRole');
-    // the catalog: read a table and set its columns, in the one database only
+    // the catalog: read a table and set its columns — the report tables of the one database, by name
+    const arn = 'arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>';
+    const tables = s.config.schedules.flatMap((x) => x.reports.map((r) => tableName(x.id, r.id, 'parquet')));
     expect(st).toContainEqual(
       expect.objectContaining({
         Action: ['glue:GetTable', 'glue:UpdateTable'],
         Resource: [
-          'arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:catalog',
-          'arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:database/report_exporter',
-          'arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:table/report_exporter/*',
+          `${arn}:catalog`,
+          `${arn}:database/report_exporter`,
+          ...tables.map((t) => `${arn}:table/report_exporter/${t}`),
         ],
       }),
     );
