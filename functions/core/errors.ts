@@ -26,7 +26,9 @@ export type ErrorCode =
   | 'SCHEMA_DRIFT'
   | 'MODEL_UNREADABLE' // the report's stored column model cannot be read or extended
   | 'WRITE_FAILED'
+  | 'ENCODE_FAILED' // the Parquet/CSV encoder (worker) failed or died, e.g. at its heap limit
   | 'EMAIL_FAILED'
+  | 'STATE_TOO_LARGE' // a checkpoint or result would not fit a Step Functions payload
   | 'INTERNAL';
 
 export interface ExporterErrorOptions {

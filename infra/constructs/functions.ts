@@ -24,6 +24,11 @@ export interface ExportFunctionsProps {
   readonly secret: secretsmanager.ISecret;
   /** The SES identity the summary is sent as (address or domain); none = no email permission. */
   readonly sesIdentity?: string;
+  /**
+   * In the SES sandbox, SES also authorizes a send against each recipient's verified identity: these
+   * identities (addresses or domains) are added to the send grant. @default none (production access)
+   */
+  readonly sesRecipientIdentities?: readonly string[];
   /** @default 'default' */
   readonly eventBusName?: string;
   /** The Map's maxConcurrency: Export Lambdas split `api.concurrency` between them. */
@@ -118,9 +123,9 @@ export class ExportFunctions extends Construct {
       finalize.role.addToPolicy(
         new iam.PolicyStatement({
           actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-          resources: [
-            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: props.sesIdentity }),
-          ],
+          resources: [props.sesIdentity, ...(props.sesRecipientIdentities ?? [])].map((identity) =>
+            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
+          ),
         }),
       );
     }

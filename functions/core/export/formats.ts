@@ -1,34 +1,14 @@
 /**
- * The one registry of output formats. A format is one entry here: its file extension, content type
- * and how to open a part encoder (loaded on first use, so the config schema and the catalog can list
- * the formats without loading any encoder). An id that is not in the registry is rejected by the
- * config schema and by `formatSpec` — nothing is ever written in a format that was not asked for.
- * Adding a format: one file exporting a `PartEncoderFactory`, plus one entry below.
+ * The one list of output formats and what the rest of the product needs to know about each: its
+ * file extension, content type, and whether the catalog gets a table for it. Its encoder is the same
+ * id's entry in `PART_ENCODERS` (part-encoder.ts, loaded only where rows are encoded); both are typed
+ * over `Format`, so a format cannot be listed here without an encoder, nor encoded without being
+ * listed. An id that is not here is rejected by the config schema and by `formatSpec` — nothing is
+ * ever written in a format that was not asked for. Adding a format: one file with its encoder, plus
+ * its entry here and in `PART_ENCODERS`.
  */
-import type { Window } from '../manifest';
-import type { ObjectWriter } from '../sink';
-import type { ColumnDef } from './columns';
-import type { RowGroupBuffer } from './rowgroup';
-
-/** One part file being encoded. */
-export interface PartEncoder {
-  /** Bytes encoded so far (for the part's size bound). */
-  readonly bytes: number;
-  writeGroup(group: RowGroupBuffer, window: Window): Promise<void>;
-  /** Writes the trailer (footer / header of an empty file); the caller closes the object. */
-  finish(): Promise<void>;
-}
-
-export interface EncoderOptions {
-  /** Prefix text cells that a spreadsheet would run as a formula (CSV only; docs/export.md). */
-  readonly formulaGuard: boolean;
-}
-
-export type PartEncoderFactory = (
-  columns: readonly ColumnDef[],
-  out: ObjectWriter,
-  options: EncoderOptions,
-) => PartEncoder;
+export const FORMAT_IDS = ['parquet', 'csv', 'jsonl'] as const;
+export type Format = (typeof FORMAT_IDS)[number];
 
 export interface FormatSpec {
   /** File name ending of a part, without the dot. */
@@ -36,31 +16,12 @@ export interface FormatSpec {
   readonly contentType: string;
   /** Whether the catalog gets a table for this format (docs/export.md "Catalog"). */
   readonly catalog: boolean;
-  readonly load: () => Promise<PartEncoderFactory>;
 }
 
-export const FORMAT_IDS = ['parquet', 'csv', 'jsonl'] as const;
-export type Format = (typeof FORMAT_IDS)[number];
-
 export const FORMATS: Readonly<Record<Format, FormatSpec>> = {
-  parquet: {
-    extension: 'parquet',
-    contentType: 'application/vnd.apache.parquet',
-    catalog: true,
-    load: async () => (await import('./parquet-format')).openParquetPart,
-  },
-  csv: {
-    extension: 'csv',
-    contentType: 'text/csv; charset=utf-8',
-    catalog: false,
-    load: async () => (await import('./csv-part')).openCsvPart,
-  },
-  jsonl: {
-    extension: 'jsonl.gz',
-    contentType: 'application/x-ndjson',
-    catalog: false,
-    load: async () => (await import('./jsonl')).openJsonlPart,
-  },
+  parquet: { extension: 'parquet', contentType: 'application/vnd.apache.parquet', catalog: true },
+  csv: { extension: 'csv', contentType: 'text/csv; charset=utf-8', catalog: false },
+  jsonl: { extension: 'jsonl.gz', contentType: 'application/x-ndjson', catalog: false },
 };
 
 export function isFormat(id: string): id is Format {

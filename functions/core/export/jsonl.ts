@@ -2,21 +2,19 @@
  * JSON Lines, gzip-compressed (`part-00000.jsonl.gz`): one JSON object per row, keys the column names
  * in model order, values as the column holds them (the same cells as CSV and Parquet): numbers as
  * JSON numbers (integers beyond 2^53 with every digit), dates and date-times as the API's text, null
- * for null. Registered in formats.ts; streamed through gzip to the sink.
+ * for null. Each row group is one gzip member; a file of several members is one valid gzip stream
+ * (RFC 1952), which gzip readers decompress as a whole.
  */
-import { createGzip, type Gzip } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import type { Window } from '../manifest';
-import type { ObjectWriter } from '../sink';
 import { columnCells } from './cells';
 import type { ColumnDef } from './columns';
 import type { Cell } from './flatten';
-import type { PartEncoder, PartEncoderFactory } from './formats';
+import type { PartEncoder } from './part-encoder';
 import type { RowGroupBuffer } from './rowgroup';
 
-/** Rows per gzip write: small slices keep the event loop (and page fetches) moving. */
-const SLICE_ROWS = 2_000;
-
-export const openJsonlPart: PartEncoderFactory = (columns, out) => new JsonlPart(columns, out);
+/** Rows per gzip member: bounds the size of the intermediate strings. */
+const SLICE_ROWS = 5_000;
 
 function jsonCell(value: Cell): string {
   if (value === null) return 'null';
@@ -24,31 +22,17 @@ function jsonCell(value: Cell): string {
   return JSON.stringify(value);
 }
 
-export class JsonlPart implements PartEncoder {
-  private readonly gzip: Gzip;
+export class JsonlEncoder implements PartEncoder {
   private readonly keys: readonly string[];
-  private written = 0;
-  /** Every compressed chunk goes to the sink in order; the chain's failure surfaces on the next await. */
-  private sending: Promise<void> = Promise.resolve();
+  private wrote = false;
 
-  constructor(
-    private readonly columns: readonly ColumnDef[],
-    out: ObjectWriter,
-  ) {
+  constructor(private readonly columns: readonly ColumnDef[]) {
     this.keys = columns.map((c) => `${JSON.stringify(c.name)}:`);
-    this.gzip = createGzip();
-    this.gzip.on('data', (chunk: Buffer) => {
-      this.written += chunk.byteLength;
-      this.sending = this.sending.then(() => out.write(chunk));
-    });
   }
 
-  get bytes(): number {
-    return this.written;
-  }
-
-  async writeGroup(group: RowGroupBuffer, window: Window): Promise<void> {
+  group(group: RowGroupBuffer, window: Window): Uint8Array[] {
     const cols = this.columns.map((c) => columnCells(group, c, window));
+    const out: Uint8Array[] = [];
     for (let from = 0; from < group.rows; from += SLICE_ROWS) {
       const to = Math.min(group.rows, from + SLICE_ROWS);
       const lines: string[] = [];
@@ -56,17 +40,14 @@ export class JsonlPart implements PartEncoder {
         const fields = cols.map((cells, c) => `${this.keys[c]}${jsonCell(cells[r] ?? null)}`);
         lines.push(`{${fields.join(',')}}\n`);
       }
-      if (!this.gzip.write(lines.join(''))) await new Promise((resolve) => this.gzip.once('drain', resolve));
-      await this.sending;
+      out.push(new Uint8Array(gzipSync(lines.join(''))));
+      this.wrote = true;
     }
+    return out;
   }
 
-  async finish(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.gzip.once('error', reject);
-      this.gzip.once('end', resolve);
-      this.gzip.end();
-    });
-    await this.sending;
+  /** A part without rows is one empty gzip member, so every file is a valid gzip stream. */
+  finish(): Uint8Array[] {
+    return this.wrote ? [] : [new Uint8Array(gzipSync(''))];
   }
 }

@@ -1,19 +1,26 @@
 /**
- * Everything one report accumulates while its pages stream through: the row group being buffered,
- * the column model, totals, top N, warnings and the part files. `snapshot()` is the resumable state;
- * constructing from a snapshot continues exactly where it left off (next part index included).
+ * Everything one report accumulates while its pages stream through: the column model, totals, top N,
+ * warnings and the part files. `snapshot()` is the resumable state; constructing from a snapshot
+ * continues exactly where it left off (next part index included).
  *
- * Before a row group is written, the model is planned for it (`planModel`): when the group brings a
- * column the model lacks (or a value a column's type cannot hold, whose text goes to the column's
- * `…__raw` companion), the open part is closed and the extended model is stored (compare-and-swap)
- * before the next part opens with it.
+ * Before a slice is sent, the model is planned for it (`planModel`): when the slice brings a column
+ * the model lacks (or a value a column's type cannot hold, whose text goes to the column's `…__raw`
+ * companion), the extended model is stored (compare-and-swap) and the open part is closed, so the
+ * next part opens with the whole model.
+ *
+ * Rows are flattened here, on the thread that fetches pages, into small slices (`SLICE_ROWS`); each
+ * slice updates the schema, totals and top N and is then sent to the encoder stream, which buffers the
+ * row group and encodes it (in a worker thread when the encoder is the worker pool). So this thread
+ * never holds a whole row group, and never encodes one.
  */
+
 import type { ApiRow } from '../api/types';
 import type { ManifestFile, ReportWarning, Window } from '../manifest';
 import type { CheckpointState } from '../run/checkpoint';
 import type { SummaryRow } from '../run/types';
 import type { Sink } from '../sink';
 import type { ColumnDef } from './columns';
+import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
 import type { Format } from './formats';
 import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
 import type { ModelStore } from './model-store';
@@ -26,69 +33,115 @@ import { warningFor } from './warnings';
 
 export interface ReportWriterOptions extends ModelContext {
   readonly sink: Sink;
+  /** Where the report's column model is stored (and extended). */
   readonly models: ModelStore;
   readonly window: Window;
   readonly formats: readonly Format[];
   readonly folders: Readonly<Partial<Record<Format, string>>>;
+  /** `output.csvFormulaGuard` */
+  readonly formulaGuard?: boolean;
   readonly topBy: string | undefined;
   readonly topN: number;
   readonly rowGroupRows: number;
   readonly maxRowsPerPart: number;
   readonly maxPartBytes: number;
-  /** `output.csvFormulaGuard` */
-  readonly formulaGuard?: boolean;
+  /** Where row groups are encoded; default: on this thread (`inlineEncoder`). */
+  readonly encoder?: Encoder;
 }
+
+/** Rows per slice sent to the encoder: about one page, so each send is short. */
+const SLICE_ROWS = 1_000;
 
 export type WriterState = Omit<CheckpointState, 'version' | 'cursor' | 'pages'>;
 
 export class ReportWriter {
-  private group = new RowGroupBuffer();
+  private slice = new RowGroupBuffer();
+  private groupRows = 0;
   private model: ColumnModel | null = null;
+  /** `CODE column` → how many values broke the column's type. */
+  private readonly breaks: Map<string, number>;
+  private readonly stream: EncoderStream;
   private readonly totals: Totals;
   private readonly top: TopN;
   private readonly parts: PartSet;
   private readonly files: ManifestFile[];
-  /** `code column` → count of values that broke the column's type. */
-  private readonly breaks: Map<string, number>;
   rows: number;
 
   constructor(
     private readonly o: ReportWriterOptions,
     from?: WriterState,
   ) {
+    this.breaks = new Map(Object.entries(from?.breaks ?? {}));
     this.totals = new Totals(from?.totals);
     this.top = new TopN(o.topBy === undefined ? 0 : o.topN, from?.top ?? []);
+    this.stream = (o.encoder ?? inlineEncoder()).open();
     this.parts = new PartSet(
       o.sink,
+      this.stream,
       o.folders,
       o.formats,
       { maxRows: o.maxRowsPerPart, maxBytes: o.maxPartBytes },
+      o.window,
       from?.nextPart ?? 0,
-      { formulaGuard: o.formulaGuard ?? false },
+      o.formulaGuard ?? false,
     );
     this.files = [...(from?.files ?? [])];
     this.rows = from?.rows ?? 0;
-    this.breaks = new Map(Object.entries(from?.breaks ?? {}));
   }
 
   /** Buffers a row; writes the row group when it is full (or would overfill the open part). */
   async add(row: ApiRow): Promise<void> {
-    this.group.addRow(row);
+    this.slice.addRow(row);
     this.rows += 1;
+    this.groupRows += 1;
     const room = Math.min(this.o.rowGroupRows, this.o.maxRowsPerPart - this.parts.openRows);
-    if (this.group.rows >= room) await this.flush();
+    if (this.groupRows >= room) await this.flush();
+    else if (this.slice.rows >= SLICE_ROWS) await this.send();
   }
 
   /** Writes the buffered rows (if any) into the open part. */
   async flush(): Promise<void> {
-    const group = this.group;
-    if (group.rows === 0) return;
-    this.group = new RowGroupBuffer();
-    const columns = await this.modelFor(group);
-    this.countBreaks(group, columns);
-    for (const [name, cells] of group.metrics) this.totals.addColumn(name, cells);
-    this.rank(group, columns);
-    this.files.push(...(await this.parts.writeGroup(group, columns, this.o.window)));
+    await this.send();
+    if (this.groupRows === 0) return;
+    const rows = this.groupRows;
+    this.groupRows = 0;
+    this.files.push(...(await this.parts.writeGroup(rows, this.columns())));
+  }
+
+  /** Takes the slice into the schema, totals and top N, and sends it to the encoder's row group. */
+  private async send(): Promise<void> {
+    const slice = this.slice;
+    if (slice.rows === 0) return;
+    this.slice = new RowGroupBuffer();
+    const columns = await this.modelFor(slice);
+    this.countBreaks(slice, columns);
+    for (const [name, cells] of slice.metrics) this.totals.addColumn(name, cells);
+    this.rank(slice, columns);
+    await this.stream.append(slice.batch());
+  }
+
+  /** The model's columns for `slice`, extending and storing the model first when it must grow. */
+  private async modelFor(slice: RowGroupBuffer): Promise<ColumnDef[]> {
+    const cols = slice.columns();
+    if (this.model === null) this.model = (await this.o.models.load())?.model ?? null;
+    if (planModel(this.model, this.o, cols) !== this.model) {
+      this.model = (await this.o.models.update((latest) => planModel(latest, this.o, cols))).model;
+      // rows buffered for the open part are encoded into the next one, which has every column
+      if (this.parts.openColumns !== null) this.files.push(...(await this.parts.close()));
+    }
+    return this.columns();
+  }
+
+  private countBreaks(slice: RowGroupBuffer, columns: readonly ColumnDef[]): void {
+    for (const c of columns) {
+      if ((c.role !== 'id' && c.role !== 'metric') || c.type === 'string') continue;
+      for (const v of slice.cells(c.key, c.role === 'metric') ?? []) {
+        const code = breakOf(c.type, v);
+        if (code === null) continue;
+        const id = `${code} ${c.name}`;
+        this.breaks.set(id, (this.breaks.get(id) ?? 0) + 1);
+      }
+    }
   }
 
   /** Flushes and closes the open part (continuation point, or the end). */
@@ -101,16 +154,22 @@ export class ReportWriter {
   async finish(): Promise<ManifestFile[]> {
     await this.flush();
     const columns = await this.modelFor(new RowGroupBuffer());
-    if (this.files.length === 0) await this.parts.ensureOpen(columns);
+    if (this.files.length === 0) this.parts.ensureOpen(columns);
     await this.closePart();
     return this.files;
   }
 
   async abort(): Promise<void> {
     await this.parts.abort();
+    this.release();
   }
 
-  /** The report's column model as this writer last stored or read it (empty before the first group). */
+  /** Frees the encoder's state for this report (after `finish`, a continuation, or `abort`). */
+  release(): void {
+    this.stream.close();
+  }
+
+  /** The report's column model as this writer last stored or read it (empty before the first rows). */
   columns(): ColumnDef[] {
     return this.model === null ? [] : columnDefs(this.model);
   }
@@ -118,16 +177,6 @@ export class ReportWriter {
   /** The manifest's columns: name, type and the API's name. */
   manifestColumns(): { name: string; type: ColumnDef['type']; apiName: string | null }[] {
     return this.columns().map((c) => ({ name: c.name, type: c.type, apiName: apiName(c.source) }));
-  }
-
-  /** Totals (by the API's metric names) of the additive metrics whose column is numeric. */
-  totalsResult(): Record<string, number> {
-    const numeric = new Set(
-      this.columns()
-        .filter((c) => c.source.kind === 'metric' && (c.type === 'int64' || c.type === 'double'))
-        .map((c) => c.key),
-    );
-    return Object.fromEntries(Object.entries(this.totals.result()).filter(([name]) => numeric.has(name)));
   }
 
   /** Warnings naming each column that received values its type cannot hold. */
@@ -140,6 +189,16 @@ export class ReportWriter {
       const column = id.slice(space + 1);
       return warningFor(id.slice(0, space) as BreakCode, column, count, raws.get(column) ?? `${column}__raw`);
     });
+  }
+
+  /** Totals (by the API's metric names) of the additive metrics whose column is numeric. */
+  totalsResult(): Record<string, number> {
+    const numeric = new Set(
+      this.columns()
+        .filter((c) => c.source.kind === 'metric' && (c.type === 'int64' || c.type === 'double'))
+        .map((c) => c.key),
+    );
+    return Object.fromEntries(Object.entries(this.totals.result()).filter(([name]) => numeric.has(name)));
   }
 
   topRows(): SummaryRow[] {
@@ -161,33 +220,7 @@ export class ReportWriter {
     };
   }
 
-  /** The model's columns for `group`, extending and storing the model first when it must grow. */
-  private async modelFor(group: RowGroupBuffer): Promise<ColumnDef[]> {
-    const cols = group.columns();
-    if (this.model === null) this.model = (await this.o.models.load())?.model ?? null;
-    const planned = planModel(this.model, this.o, cols);
-    if (planned !== this.model) {
-      // the open part has fewer columns than the model will: close it before the model grows
-      if (this.parts.openColumns !== null) this.files.push(...(await this.parts.close()));
-      this.model = (await this.o.models.update((latest) => planModel(latest, this.o, cols))).model;
-    }
-    return columnDefs(this.model);
-  }
-
-  private countBreaks(group: RowGroupBuffer, columns: readonly ColumnDef[]): void {
-    for (const c of columns) {
-      if (c.role !== 'id' && c.role !== 'metric') continue;
-      const cells = group.cells(c.key, c.role === 'metric');
-      if (cells === undefined || c.type === 'string') continue;
-      for (const v of cells) {
-        const code = breakOf(c.type, v);
-        if (code === null) continue;
-        const id = `${code} ${c.name}`;
-        this.breaks.set(id, (this.breaks.get(id) ?? 0) + 1);
-      }
-    }
-  }
-
+  /** Offers the slice's rows to top N (the slice holds the last `slice.rows` rows added). */
   private rank(group: RowGroupBuffer, columns: readonly ColumnDef[]): void {
     const by = this.o.topBy;
     const cells = by === undefined ? undefined : group.cells(by, true);

@@ -8,6 +8,16 @@ import type { ApiRow } from '../api/types';
 import { type Cell, type CellSink, flattenRowInto } from './flatten';
 import type { GroupColumns } from './model';
 
+/**
+ * Flattened rows in transit from the thread that fetches pages to the encoder: every column padded to
+ * `rows` cells, in first-seen order. Plain arrays, so it crosses a `postMessage` as it is.
+ */
+export interface ColumnBatch {
+  readonly rows: number;
+  readonly fields: readonly (readonly [string, Cell[]])[];
+  readonly metrics: readonly (readonly [string, Cell[]])[];
+}
+
 export class RowGroupBuffer implements CellSink {
   rows = 0;
   /** Insertion order = first-seen order within this group. Fields by `fieldKey(path)`, metrics by name. */
@@ -41,6 +51,19 @@ export class RowGroupBuffer implements CellSink {
     return { fields: this.fields, metrics: this.metrics };
   }
 
+  /** This buffer's rows as a batch (its arrays are handed over: do not add rows afterwards). */
+  batch(): ColumnBatch {
+    this.pad();
+    return { rows: this.rows, fields: [...this.fields], metrics: [...this.metrics] };
+  }
+
+  /** Appends a batch's rows (columns it lacks get nulls, new columns are back-filled). */
+  append(batch: ColumnBatch): void {
+    appendColumns(this.fields, batch.fields, this.rows);
+    appendColumns(this.metrics, batch.metrics, this.rows);
+    this.rows += batch.rows;
+  }
+
   /** Every column gets `rows` cells (nulls for rows that lacked it). */
   private pad(): void {
     if (this.padded === this.rows) return;
@@ -63,4 +86,16 @@ function put(columns: Map<string, Cell[]>, name: string, value: Cell, row: numbe
   }
   while (cells.length < row) cells.push(null);
   cells.push(value);
+}
+
+function appendColumns(columns: Map<string, Cell[]>, add: ColumnBatch['fields'], rows: number): void {
+  for (const [name, cells] of add) {
+    let column = columns.get(name);
+    if (column === undefined) {
+      column = [];
+      columns.set(name, column);
+    }
+    while (column.length < rows) column.push(null);
+    for (const v of cells) column.push(v);
+  }
 }

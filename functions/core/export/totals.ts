@@ -8,7 +8,6 @@
  * beyond Number's exact range is left out of the manifest rather than written wrong.
  */
 import type { Cell } from './flatten';
-import { words } from './words';
 
 /** Whole camelCase/snake_case words that mark a metric as not summable. */
 const NON_ADDITIVE_WORDS = new Set([
@@ -41,6 +40,15 @@ const NON_ADDITIVE_WORDS = new Set([
 ]);
 /** Explicit names that the word rule would not catch. */
 const NON_ADDITIVE_NAMES = new Set(['returnOnInvestment', 'costPerClick', 'costPerMille', 'engagement_rate']);
+
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_\-.]+|(?<=\D)(?=\d)/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
 
 /**
  * Whether a metric may be summed across rows. `shares` (a counter) is additive; `share`,
@@ -82,10 +90,6 @@ export class Totals {
     // Fast path: whole numbers add up in a double while the running sum stays exactly representable.
     let whole = 0;
     for (const v of cells) {
-      if (typeof v === 'bigint') {
-        acc.m += v * 10n ** BigInt(acc.scale);
-        continue;
-      }
       if (typeof v !== 'number') continue;
       if (Number.isSafeInteger(v) && Math.abs(whole) + Math.abs(v) <= Number.MAX_SAFE_INTEGER) {
         whole += v;
@@ -101,11 +105,12 @@ export class Totals {
 
   /** The totals for the manifest; a sum Number cannot hold exactly is left out. */
   result(): Record<string, number> {
-    const out = new Map<string, number>();
+    // entries, then fromEntries: a metric named "__proto__" stays an own key of the result
+    const out: [string, number][] = [];
     for (const [name, { m, scale }] of this.sums) {
       if (scale === 0) {
         if (m <= BigInt(Number.MAX_SAFE_INTEGER) && m >= -BigInt(Number.MAX_SAFE_INTEGER))
-          out.set(name, Number(m));
+          out.push([name, Number(m)]);
         continue;
       }
       const negative = m < 0n;
@@ -113,15 +118,14 @@ export class Totals {
       const text = `${negative ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
       const n = Number(text);
       // Only when the decimal fits a double's 15 significant digits is the Number the exact sum.
-      if (digits.replace(/^0+/, '').replace(/0+$/, '').length <= 15) out.set(name, n);
+      if (digits.replace(/^0+/, '').replace(/0+$/, '').length <= 15) out.push([name, n]);
     }
-    // built from entries, so a metric named `__proto__` is an ordinary key
     return Object.fromEntries(out);
   }
 
   snapshot(): Record<string, DecimalSum> {
-    const out: Record<string, DecimalSum> = {};
-    for (const [name, { m, scale }] of this.sums) out[name] = { mantissa: m.toString(), scale };
-    return out;
+    return Object.fromEntries(
+      [...this.sums].map(([name, { m, scale }]) => [name, { mantissa: m.toString(), scale }]),
+    );
   }
 }
