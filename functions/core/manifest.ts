@@ -10,21 +10,6 @@ export const COLUMN_TYPES = ['string', 'int64', 'double', 'date', 'timestamp', '
 export const ColumnTypeSchema = z.enum(COLUMN_TYPES);
 export type ColumnType = z.infer<typeof ColumnTypeSchema>;
 
-/** A warning on a report: manifest, log, operators' email, metric. Codes are stable UPPER_SNAKE. */
-export interface ReportWarning {
-  readonly code: string;
-  readonly message: string;
-  readonly column?: string;
-  readonly count?: number;
-}
-
-export const ReportWarningSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  column: z.optional(z.string()),
-  count: z.optional(z.int().check(z.nonnegative())),
-});
-
 export const ManifestFileSchema = z.object({
   format: z.enum(FORMAT_IDS),
   key: z.string(),
@@ -37,6 +22,24 @@ export const ManifestFileSchema = z.object({
 export type ManifestFile = z.infer<typeof ManifestFileSchema>;
 
 export const ReportStatusSchema = z.enum(['succeeded', 'failed']);
+
+/**
+ * Something an operator should know about a report that did not fail it: a stable UPPER_SNAKE `code`
+ * and a plain, secret-free message that says what to do (manifest, log, operators' email, metric).
+ */
+export interface ReportWarning {
+  readonly code: string;
+  readonly message: string;
+  readonly column?: string;
+  readonly count?: number;
+}
+
+const ReportWarningSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  column: z.optional(z.string()),
+  count: z.optional(z.number()),
+});
 
 export const ManifestReportSchema = z.object({
   reportId: z.string(),

@@ -100,13 +100,19 @@ export class ExportFunctions extends Construct {
     props.secret.grantRead(exporter.role);
     exporter.role.addToPolicy(
       new iam.PolicyStatement({
+        // GetObject: the window's lease and manifest (compare-and-swap), the staged parts' copy source,
+        // and the report's stored column model.
         actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         resources: [objects],
       }),
     );
     exporter.role.addToPolicy(list);
     finalize.role.addToPolicy(
-      new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [objects] }),
+      // DeleteObject: releasing the window's lease and removing the window's staging folder.
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
+        resources: [objects],
+      }),
     );
     finalize.role.addToPolicy(list);
     if (props.secretKeyArn) {

@@ -223,7 +223,7 @@ describe('least privilege', () => {
     });
   });
 
-  it('Finalize: reads/writes under the prefix, sends as the one SES identity, puts events on the one bus', () => {
+  it('Finalize: reads/writes/deletes (lease, staging) under the prefix, sends as the one SES identity, puts events on the one bus', () => {
     const st = statementsOf('FunctionsFinalizeRole');
     // the catalog: read a table and set its columns — the report tables of the one database, by name
     const arn = 'arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>';
@@ -240,7 +240,7 @@ describe('least privilege', () => {
     );
     expect(st).toContainEqual(
       expect.objectContaining({
-        Action: ['s3:PutObject', 's3:GetObject'],
+        Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
         Resource: `${bucketArn()}/exports/*`,
       }),
     );

@@ -53,8 +53,9 @@ export function sinkModelStore(sink: Sink, prefix: string, scheduleId: string, r
         if (latest !== null && sameModel(latest.model, next)) return latest;
         const version = (latest?.version ?? 0) + 1;
         const key = modelKey(prefix, scheduleId, reportId, version);
-        const written = await sink.putIfAbsent(key, `${JSON.stringify(next, null, 2)}\n`, 'application/json');
-        if (written !== null) return { model: next, version };
+        const body = `${JSON.stringify(next, null, 2)}\n`;
+        if ((await sink.putIf(key, body, 'application/json', { ifNoneMatch: '*' })) !== null)
+          return { model: next, version };
       }
       throw modelError(
         `could not store a new version after ${MAX_ATTEMPTS} attempts (too many writers at once)`,

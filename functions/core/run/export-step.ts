@@ -7,17 +7,20 @@
  * that checkpoint it resumes at the cursor with the next part, so the rows written are exactly those
  * of an uninterrupted export (only the split into parts differs).
  *
- * Re-runs: a fresh export first deletes its folders' `_SUCCESS`, then writes parts over the old ones,
- * then deletes any part this export did not write (stale), then writes `_SUCCESS`. A failure aborts the
- * in-flight objects and reports `failed` with a plain reason; `_SUCCESS` is never written then.
+ * Integrity: every step first takes (or re-enters) the lease of its task's window and keeps it renewed
+ * while it works. Parts are written to the run's staging folder; the finished export is made the
+ * report's partition by the commit protocol (`core/commit/partition.ts`). A failure aborts the
+ * in-flight objects, drops the staged parts and reports `failed` with a plain reason: the previous
+ * partition, its `_SUCCESS` and its manifest entry stay as they were.
  */
 
 import { isOutOfTime } from '../api/retry';
+import { WindowLease, WORKFLOW_LEASE } from '../commit/lease';
+import { type PartitionCommit, partitionCommit } from '../commit/partition';
 import { ROUTE_SPECS } from '../config/routes';
-import type { Config } from '../config/schema';
+import type { Config, ReportConfig, ScheduleConfig } from '../config/schema';
 import { describeError } from '../errors';
 import type { Format } from '../export/formats';
-import { partitionPrefix, successKey } from '../export/keys';
 import { sinkModelStore } from '../export/model-store';
 import { PAGES_AHEAD, readAhead } from '../export/prefetch';
 import { ReportWriter } from '../export/report-writer';
@@ -42,12 +45,50 @@ export async function exportReportStep(
   const report = findReport(schedule, task.reportId);
   const tuning = { ...DEFAULTS, ...deps.tuning };
   const formats: readonly Format[] = config.output.formats;
-  const folders = Object.fromEntries(
-    formats.map((f) => [
-      f,
-      partitionPrefix(config.output.prefix, task.scheduleId, task.reportId, f, task.window.end),
-    ]),
-  ) as Record<Format, string>;
+  const now = deps.now ?? (() => new Date());
+  // Throws WINDOW_BUSY (before anything is written) when another run holds the window.
+  const lease = await WindowLease.acquire(
+    deps.sink,
+    { prefix: config.output.prefix, scheduleId: task.scheduleId, window: task.window },
+    task.runId,
+    deps.lease ?? WORKFLOW_LEASE,
+    now,
+  );
+  const heartbeat = lease.keepAlive();
+  try {
+    return await exportWithLease(config, task, checkpoint, deps, {
+      schedule,
+      report,
+      formats,
+      tuning,
+      commit: partitionCommit(
+        deps.sink,
+        { ...task, prefix: config.output.prefix, formats, order: schedule.reports.map((r) => r.id) },
+        lease,
+        now,
+      ),
+    });
+  } finally {
+    heartbeat.stop();
+  }
+}
+
+interface StepContext {
+  readonly schedule: ScheduleConfig;
+  readonly report: ReportConfig;
+  readonly formats: readonly Format[];
+  readonly tuning: typeof DEFAULTS;
+  readonly commit: PartitionCommit;
+}
+
+async function exportWithLease(
+  config: Config,
+  task: ReportTask,
+  checkpoint: ExportCheckpoint | null,
+  deps: ExportDeps,
+  { schedule, report, formats, tuning, commit }: StepContext,
+): Promise<ExportStepResult> {
+  const folders = commit.staging;
   const resumed: CheckpointState | null = checkpoint ? CheckpointStateSchema.parse(checkpoint) : null;
   const writer = new ReportWriter(
     {
@@ -87,7 +128,7 @@ export async function exportReportStep(
       columns: writer.manifestColumns(),
       totals: status === 'succeeded' ? writer.totalsResult() : {},
       error,
-      files: [...writer.writtenFiles()],
+      files: status === 'succeeded' ? [...writer.writtenFiles()] : [],
       ...(warnings.length > 0 ? { warnings } : {}),
     };
   };
@@ -101,7 +142,6 @@ export async function exportReportStep(
 
   const controller = new AbortController();
   try {
-    if (!resumed) await deps.sink.deleteObjects(formats.map((f) => successKey(folders[f])));
     const source = deps.api.pages(reportRequest(report, task.window), {
       cursor: resumed?.cursor ?? null,
       signal: controller.signal,
@@ -123,13 +163,10 @@ export async function exportReportStep(
       { manifest: outcome('succeeded', null), top: summaryTop(writer.topRows(), report, deps.api) },
       outcomeBudget(planBytesOf(schedule), schedule.reports.length),
     );
-    if (done.top.length < writer.topRows().length) {
-      deps.log.warn('top rows left out of the summary: the result would not fit its payload share', {
-        reportId: task.reportId,
-      });
+    for (const warning of done.manifest.warnings ?? []) {
+      deps.log.warn(warning.message, { reportId: task.reportId, code: warning.code });
     }
-    await removeStaleParts(deps, formats, folders, new Set(files.map((f) => f.key)));
-    for (const f of formats) await deps.sink.putObject(successKey(folders[f]), '', 'text/plain');
+    const committed = await commit.commit(done.manifest);
     progress(true);
     deps.log.info('report exported', {
       reportId: task.reportId,
@@ -138,7 +175,7 @@ export async function exportReportStep(
       files: files.length,
     });
     for (const w of writer.warnings()) deps.log.warn('report warning', { reportId: task.reportId, ...w });
-    return { status: 'done', task, outcome: done };
+    return { status: 'done', task, outcome: { ...done, manifest: committed } };
   } catch (err: unknown) {
     controller.abort();
     // a retry wait that would pass the deadline: carry on in the next step from the known cursor
@@ -151,24 +188,12 @@ export async function exportReportStep(
       }
     }
     await writer.abort();
+    await commit.discard();
     const reason = shortReason(describeError(failure));
     deps.log.error('report failed', { reportId: task.reportId, route: report.route, error: reason });
     progress(true);
     return { status: 'done', task, outcome: { manifest: outcome('failed', reason), top: [] } };
   } finally {
     writer.release();
-  }
-}
-
-async function removeStaleParts(
-  deps: ExportDeps,
-  formats: readonly Format[],
-  folders: Record<Format, string>,
-  written: ReadonlySet<string>,
-): Promise<void> {
-  for (const f of formats) {
-    const keys = await deps.sink.list(folders[f]);
-    const stale = keys.filter((k) => !written.has(k) && k !== successKey(folders[f]));
-    if (stale.length > 0) await deps.sink.deleteObjects(stale);
   }
 }
