@@ -34,7 +34,7 @@ export interface ReportWarning {
   readonly count?: number;
 }
 
-const ReportWarningSchema = z.object({
+export const ReportWarningSchema = z.object({
   code: z.string(),
   message: z.string(),
   column: z.optional(z.string()),
@@ -56,6 +56,7 @@ export const ManifestReportSchema = z.object({
   /** Plain words, secret-free; null when succeeded. */
   error: z.nullable(z.string()),
   files: z.array(ManifestFileSchema),
+  /** Present when a silent-loss guard fired: the report succeeded, but its data may be incomplete. */
   warnings: z.optional(z.array(ReportWarningSchema)),
 });
 export type ManifestReport = z.infer<typeof ManifestReportSchema>;

@@ -396,7 +396,7 @@ describe('Glue catalog', () => {
 });
 
 describe('operations', () => {
-  it('alarms into an encrypted topic on failed, timed-out or partial runs, Lambda errors and DLQ depth', () => {
+  it('alarms into an encrypted topic on failed, timed-out or partial runs, report warnings, Lambda errors and DLQ depth', () => {
     s.template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
     const alarms = Object.values(resourcesOf(s.template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
     const names = alarms.map((a) => `${String(a.Namespace)}/${String(a.MetricName)}`).sort();
@@ -410,6 +410,7 @@ describe('operations', () => {
         'AWS/States/ExecutionsFailed',
         'AWS/States/ExecutionsTimedOut',
         'ReportExporter/runsNotSucceeded',
+        'ReportExporter/reportWarnings',
       ].sort(),
     );
     const topic = logicalId('MonitoringAlarms', 'AWS::SNS::Topic');

@@ -160,19 +160,30 @@ export async function runAll(
   return manifests;
 }
 
-/** One line per report, to stdout; sets exit code 1 when any report failed. */
+/** Exit code of a run whose reports all succeeded but with silent-loss warnings. */
+export const EXIT_WARNINGS = 3;
+
+/**
+ * One line per report, to stdout, then a line per warning; sets exit code 1 when any report failed,
+ * else 3 when any report carries warnings (the data may be incomplete although nothing failed).
+ */
 export function reportManifests(manifests: readonly Manifest[], sink: Sink, prefix: string): void {
   for (const m of manifests) {
     process.stdout.write(`${m.scheduleId} ${m.window.start}..${m.window.end}: ${m.status}\n`);
     for (const r of m.reports) {
       const what =
         r.status === 'succeeded' ? `${r.rowCount} rows, ${r.files.length} files` : `FAILED: ${r.error ?? ''}`;
-      process.stdout.write(`  ${r.reportId.padEnd(20)} ${what}\n`);
+      const warned = r.warnings?.length ? ` — ${r.warnings.length} WARNING(S)` : '';
+      process.stdout.write(`  ${r.reportId.padEnd(20)} ${what}${warned}\n`);
+      for (const w of r.warnings ?? []) process.stdout.write(`    WARNING ${w.code}: ${w.message}\n`);
     }
     process.stdout.write(
       `  manifest: ${sink.locate(`${prefix}${m.scheduleId}/_manifests/dt=${m.window.end}/manifest.json`)}\n`,
     );
     if (m.status !== 'succeeded') process.exitCode = 1;
+    else if (process.exitCode !== 1 && m.reports.some((r) => r.warnings?.length)) {
+      process.exitCode = EXIT_WARNINGS;
+    }
   }
 }
 

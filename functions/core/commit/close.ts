@@ -67,5 +67,30 @@ export async function closeWindow(
   } finally {
     await lease.release();
   }
+  await releaseOtherWindows(config, plan, deps);
   return key;
+}
+
+/**
+ * Tasks of other windows (a re-export of earlier windows in the same run) took those windows' leases
+ * in their Export steps and committed their reports there; the run ends by removing their staging
+ * and releasing their leases too. Merging those windows' failed reports is the caller's.
+ */
+async function releaseOtherWindows(config: Config, plan: RunPlan, deps: FinalizeDeps): Promise<void> {
+  const prefix = config.output.prefix;
+  const others = new Map(
+    plan.tasks.filter((t) => t.window.end !== plan.window.end).map((t) => [t.window.end, t]),
+  );
+  for (const task of others.values()) {
+    const ref = { prefix, scheduleId: plan.scheduleId, window: task.window };
+    const options = { ...(deps.lease ?? WORKFLOW_LEASE), waitMs: 0 };
+    const lease = await WindowLease.acquire(deps.sink, ref, plan.runId, options, deps.now).catch(() => null);
+    if (!lease) continue; // held by another run: not ours to clean
+    try {
+      const staged = await deps.sink.list(stagingPrefix(prefix, plan.scheduleId, task.window.end));
+      if (staged.length > 0) await deps.sink.deleteObjects(staged);
+    } finally {
+      await lease.release();
+    }
+  }
 }

@@ -4,6 +4,7 @@
  */
 import type { ReportConfig } from '../config/schema';
 import type { Format } from '../export/formats';
+import { DEFAULT_TOP_N } from '../export/top';
 import type { ColumnType, Manifest, ManifestReport, RunStatus } from '../manifest';
 import { own } from '../records';
 import type { SummaryRow } from '../run/types';
@@ -31,6 +32,8 @@ export interface ReportView {
   readonly route: string;
   readonly status: 'succeeded' | 'failed';
   readonly error: string | null;
+  /** Silent-loss warnings (code: message) of a report that succeeded; the data may be incomplete. */
+  readonly warnings: readonly string[];
   readonly rowCount: number;
   readonly pages: number;
   readonly kpis: readonly Kpi[];
@@ -81,12 +84,19 @@ function reportView(
     route: report.route,
     status: report.status,
     error: report.error,
+    warnings: (report.warnings ?? []).map((w) => `${w.code}: ${w.message}`),
     rowCount: report.rowCount,
     pages: report.pages,
     kpis: ok ? kpisFor(summary?.kpis ?? [], report, input.previous) : [],
     top:
       ok && summary?.topBy
-        ? topTable(own(input.top, report.reportId) ?? [], report, config, summary.topBy, summary.topN)
+        ? topTable(
+            own(input.top, report.reportId) ?? [],
+            report,
+            config,
+            summary.topBy,
+            summary.topN ?? DEFAULT_TOP_N,
+          )
         : null,
     files: report.files.map((f) => ({
       format: f.format,

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { ManifestFileSchema } from '../manifest';
+import { GuardStateSchema } from './guards';
 
 export const CheckpointStateSchema = z.object({
   version: z.literal(1),
@@ -16,6 +17,8 @@ export const CheckpointStateSchema = z.object({
   /** `CODE column` → how many values broke the column's type so far (report warnings). */
   breaks: z.record(z.string(), z.int().check(z.nonnegative())),
   totals: z.record(z.string(), z.object({ mantissa: z.string(), scale: z.int().check(z.nonnegative()) })),
+  /** The silent-loss guards' counts so far (absent in checkpoints written before they existed). */
+  guards: z.optional(GuardStateSchema),
   top: z.array(
     z.object({
       value: z.number(),

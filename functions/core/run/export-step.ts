@@ -24,8 +24,10 @@ import type { Format } from '../export/formats';
 import { sinkModelStore } from '../export/model-store';
 import { PAGES_AHEAD, readAhead } from '../export/prefetch';
 import { ReportWriter } from '../export/report-writer';
+import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
 import { type CheckpointState, CheckpointStateSchema } from './checkpoint';
+import { guardWarnings, lossGuards } from './guards';
 import { findReport, findSchedule } from './lookup';
 import { boundedCheckpoint, boundedOutcome, outcomeBudget, shortReason, summaryTop } from './payload';
 import { planBytesOf } from './payload-estimate';
@@ -103,7 +105,7 @@ async function exportWithLease(
       overrides: report.columns,
       formulaGuard: config.output.csvFormulaGuard,
       topBy: report.summary.topBy,
-      topN: report.summary.topN,
+      topN: report.summary.topN ?? DEFAULT_TOP_N,
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,
       maxPartBytes: tuning.maxPartBytes,
@@ -111,6 +113,7 @@ async function exportWithLease(
     },
     resumed ?? undefined,
   );
+  const guards = lossGuards(config, report, resumed?.guards);
   let pages = resumed?.pages ?? 0;
   /** The cursor of the next page to fetch, and how many pages this step took (for a deadline pause). */
   let nextCursor = resumed?.cursor ?? null;
@@ -135,7 +138,7 @@ async function exportWithLease(
 
   const pause = async (cursor: string): Promise<ExportStepResult> => {
     await writer.closePart();
-    const state = { version: 1 as const, cursor, pages, ...writer.snapshot() };
+    const state = { version: 1 as const, cursor, pages, ...writer.snapshot(), guards: guards.snapshot() };
     deps.log.info('export paused for continuation', { reportId: task.reportId, pages, rows: writer.rows });
     return { status: 'continue', task, checkpoint: boundedCheckpoint(state, report, deps.api) };
   };
@@ -147,6 +150,7 @@ async function exportWithLease(
       signal: controller.signal,
     });
     for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
+      guards.observe(page);
       for (const row of page.rows) await writer.add(row);
       pages += 1;
       stepPages += 1;
@@ -160,11 +164,19 @@ async function exportWithLease(
     const files = await writer.finish();
     // sized before anything is committed: a result that cannot be passed on fails the report cleanly
     const done = boundedOutcome(
-      { manifest: outcome('succeeded', null), top: summaryTop(writer.topRows(), report, deps.api) },
+      {
+        manifest: { ...outcome('succeeded', null), ...guardWarnings(guards) },
+        top: summaryTop(writer.topRows(), report, deps.api),
+      },
       outcomeBudget(planBytesOf(schedule), schedule.reports.length),
     );
     for (const warning of done.manifest.warnings ?? []) {
-      deps.log.warn(warning.message, { reportId: task.reportId, code: warning.code });
+      deps.log.warn(warning.message, {
+        reportId: task.reportId,
+        code: warning.code,
+        ...(warning.column !== undefined ? { column: warning.column } : {}),
+        ...(warning.count !== undefined ? { count: warning.count } : {}),
+      });
     }
     const committed = await commit.commit(done.manifest);
     progress(true);

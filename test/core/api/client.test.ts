@@ -114,6 +114,18 @@ describe('token', () => {
     expect([...auth][0]).toMatch(/^Bearer eyJ/);
   });
 
+  it('sends an OAuth form body with grant_type=client_credentials when tokenRequest is form', async () => {
+    const { api, client } = setup(pagesOf(1), { tokenRequest: 'form' });
+    await collect(client.pages(REQUEST));
+    const [token] = api.tokenRequests();
+    expect(token?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(token?.body ?? ''))).toEqual({
+      grant_type: 'client_credentials',
+      client_id: CREDS.clientId,
+      client_secret: CREDS.clientSecret,
+    });
+  });
+
   it('fetches a new token 5 minutes before exp', async () => {
     const { api, client, clock } = setup(pagesOf(1));
     await collect(client.pages(REQUEST));

@@ -6,6 +6,9 @@ import { createFsSink } from '#adapters/fs-sink';
 import type { ReportingApi } from '#core/api/types';
 import { ExporterError } from '#core/errors';
 import { silentLog } from '#core/log';
+import { exportReportStep } from '#core/run/export-step';
+import { finalizeRun } from '#core/run/finalize';
+import { planRun } from '#core/run/plan';
 import { runSchedule } from '#core/run/run';
 import type { Sink } from '#core/sink';
 import { leftovers, readManifest, windowProblems } from '../../support/consistency';
@@ -134,5 +137,39 @@ describe('commit protocol', () => {
     expect((await readManifest(win()))?.reports[0]).toEqual(before?.reports[0]);
     expect(await windowProblems(win())).toEqual([]);
     expect(await leftovers(win())).toEqual([]);
+  });
+
+  it('the run releases the lease of every window its tasks wrote (an earlier window re-exported in it)', async () => {
+    const sink = createFsSink(dir);
+    const now = () => new Date();
+    const earlier = { start: '2026-11-15', end: '2026-11-15', timezone: 'UTC' };
+    const task = {
+      runId: 'r',
+      scheduleId: 'daily',
+      reportId: 'posts',
+      scheduledTime: REQUEST.scheduledTime,
+      window: earlier,
+    };
+    const lease = (end: string) => sink.getObject(`exports/daily/_manifests/dt=${end}/_lease.json`);
+    const step = await exportReportStep(config, task, null, {
+      api: pagedApi(postRows(50), 25),
+      sink,
+      log: silentLog,
+    });
+    expect(step.status).toBe('done');
+    expect(await lease('2026-11-15')).not.toBeNull();
+    const plan = planRun(config, REQUEST, { now, newRunId: () => 'r' });
+    await finalizeRun(config, { ...plan, tasks: [...plan.tasks, task] }, [], {
+      sink,
+      mailer: null,
+      log: silentLog,
+      now,
+    });
+    expect(await lease('2026-11-15')).toBeNull();
+    expect(await lease('2026-11-22')).toBeNull();
+    expect(await sink.list('exports/daily/posts/csv/dt=2026-11-15/')).toEqual([
+      'exports/daily/posts/csv/dt=2026-11-15/_SUCCESS',
+      'exports/daily/posts/csv/dt=2026-11-15/part-00000.csv',
+    ]);
   });
 });
