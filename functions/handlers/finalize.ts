@@ -5,8 +5,14 @@
  * restated windows (sent even when only the email failed; the run then still fails and alarms). The
  * run's scratch objects in S3 (task list, Map results) are removed last.
  */
+import { createGlueCatalog } from '#adapters/glue-catalog';
+import type { Config } from '#core/config/schema';
+import { describeError } from '#core/errors';
 import { manifestKey } from '#core/export/keys';
+import type { Manifest } from '#core/manifest';
+import { syncCatalog } from '#core/run/catalog-sync';
 import { finalizeRun } from '#core/run/finalize';
+import type { Sink } from '#core/sink';
 import { finalizeAndAnnounce } from './completed-event';
 import { finalizeEnv } from './env';
 import { exportSink, summaryMailer } from './io';
@@ -16,7 +22,10 @@ import { recordRun } from './run-metrics';
 import { lambdaHandler, log, logger, runtimeConfig } from './wiring';
 
 export interface FinalizeOutput {
+  /** The window's manifest (merged with earlier runs of the window). */
   readonly manifestKey: string;
+  /** This run's own record, beside the window's manifest. */
+  readonly runRecordKey: string;
   readonly manifestLocation: string;
   readonly status: string;
   readonly emailed: number;
@@ -42,17 +51,46 @@ export const handler = lambdaHandler(
     const noResult = 'error' in results ? results.error : undefined;
     const deps = { sink, mailer: summaryMailer(config), log, now: () => new Date() };
     const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
+    let runRecordKey = '';
     const { manifest, emailed } = await finalizeAndAnnounce(
-      () => finalizeRun(config, plan, toOutcomes(config, plan, read.results, noResult), deps),
+      async () => {
+        const result = await finalizeRun(
+          config,
+          plan,
+          toOutcomes(config, plan, read.results, noResult),
+          deps,
+        );
+        runRecordKey = result.runRecordKey;
+        return result;
+      },
       sink,
       { bucket: env.BUCKET_NAME, eventBus: env.EVENT_BUS_NAME },
       key,
     );
     recordRun(manifest);
-    // After the manifest, email and event: a failure here fails the execution (and alarms) with the
-    // run's data complete, rather than leaving scratch objects behind unnoticed.
+    if (env.GLUE_DATABASE !== undefined) await syncTables(config, manifest, sink, env.GLUE_DATABASE);
+    // After the manifest, email, event and catalog: a failure here fails the execution (and alarms)
+    // with the run's data complete, rather than leaving scratch objects behind unnoticed.
     await sink.deleteObjects([items.key, ...read.keys]);
-    return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
+    return {
+      manifestKey: key,
+      runRecordKey,
+      manifestLocation: sink.locate(key),
+      status: manifest.status,
+      emailed,
+    };
   },
   { metrics: true },
 );
+
+/** After the manifest: the Glue tables follow the column models the run may have extended. */
+async function syncTables(config: Config, manifest: Manifest, sink: Sink, database: string): Promise<void> {
+  try {
+    const synced = await syncCatalog(config, manifest, sink, createGlueCatalog(database));
+    log.info('catalog updated', { tables: synced.updated.join(',') || 'none' });
+    if (synced.missing.length > 0) log.warn('catalog tables missing', { tables: synced.missing.join(',') });
+  } catch (err: unknown) {
+    log.error('catalog update failed', { error: describeError(err) });
+    throw err;
+  }
+}

@@ -3,6 +3,8 @@
  * carry the same information.
  */
 import type { ReportConfig } from '../config/schema';
+import type { Format } from '../export/formats';
+import { DEFAULT_TOP_N } from '../export/top';
 import type { ColumnType, Manifest, ManifestReport, RunStatus } from '../manifest';
 import { own } from '../records';
 import type { SummaryRow } from '../run/types';
@@ -20,7 +22,7 @@ export interface TopTable {
 }
 
 export interface FileLine {
-  readonly format: 'csv' | 'parquet';
+  readonly format: Format;
   readonly location: string;
   readonly bytes: number;
   readonly rows: number;
@@ -31,6 +33,8 @@ export interface ReportView {
   readonly route: string;
   readonly status: 'succeeded' | 'failed';
   readonly error: string | null;
+  /** Silent-loss warnings (code: message) of a report that succeeded; the data may be incomplete. */
+  readonly warnings: readonly string[];
   readonly rowCount: number;
   readonly pages: number;
   readonly kpis: readonly Kpi[];
@@ -84,12 +88,19 @@ function reportView(
     route: report.route,
     status: report.status,
     error: report.error,
+    warnings: (report.warnings ?? []).map((w) => `${w.code}: ${w.message}`),
     rowCount: report.rowCount,
     pages: report.pages,
     kpis: ok ? kpisFor(summary?.kpis ?? [], report, input.previous) : [],
     top:
       ok && summary?.topBy
-        ? topTable(own(input.top, report.reportId) ?? [], report, config, summary.topBy, summary.topN)
+        ? topTable(
+            own(input.top, report.reportId) ?? [],
+            report,
+            config,
+            summary.topBy,
+            summary.topN ?? DEFAULT_TOP_N,
+          )
         : null,
     files: report.files.map((f) => ({
       format: f.format,
@@ -108,7 +119,8 @@ function topTable(
   topN: number,
 ): TopTable | null {
   if (rows.length === 0) return null;
-  const types = new Map<string, ColumnType>(report.columns.map((c) => [c.name, c.type]));
+  // top rows and the config speak of metrics by the API's names
+  const types = new Map<string, ColumnType>(report.columns.map((c) => [c.apiName ?? c.name, c.type]));
   const columns = topColumns(
     rows.flatMap((r) => Object.keys(r)),
     { metrics: config?.metrics ?? [], summary: { kpis: config?.summary.kpis ?? [], topBy } },

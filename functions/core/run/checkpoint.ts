@@ -4,8 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { ManifestFileSchema } from '../manifest';
-
-const KindSchema = z.enum(['null', 'string', 'int64', 'double', 'date', 'boolean']);
+import { GuardStateSchema } from './guards';
 
 export const CheckpointStateSchema = z.object({
   version: z.literal(1),
@@ -15,12 +14,11 @@ export const CheckpointStateSchema = z.object({
   files: z.array(ManifestFileSchema),
   pages: z.int().check(z.nonnegative()),
   rows: z.int().check(z.nonnegative()),
-  schema: z.object({
-    fields: z.array(z.string()),
-    metrics: z.array(z.string()),
-    kinds: z.record(z.string(), KindSchema),
-  }),
+  /** `CODE column` → how many values broke the column's type so far (report warnings). */
+  breaks: z.record(z.string(), z.int().check(z.nonnegative())),
   totals: z.record(z.string(), z.object({ mantissa: z.string(), scale: z.int().check(z.nonnegative()) })),
+  /** The silent-loss guards' counts so far (absent in checkpoints written before they existed). */
+  guards: z.optional(GuardStateSchema),
   top: z.array(
     z.object({
       value: z.number(),

@@ -1,12 +1,17 @@
 /**
- * Finish a run: update the manifest of every earlier window the run re-exported (lookback), read the
- * previous manifest — revised by then — for the email's deltas, write this run's manifest (with the
- * `restated` record) last of all objects, then send the summary when there is a mailer and recipients.
+ * Finish a run: record every earlier window the run re-exported (lookback: `history` and failed
+ * re-exports into that window's manifest, see `restate.ts`), read the previous manifest — revised by
+ * then — for the email's deltas, write this run's own record (`runs/{runId}.json`, with `restated`),
+ * merge its outcomes into the window's manifest (see `core/commit/close.ts`), then send the summary
+ * when there is a mailer and recipients. The email, the completion event and the CLI's exit code
+ * describe this run (its record), not the window's merged state.
  */
+
+import { closeWindow } from '../commit/close';
 import type { Config } from '../config/schema';
 import { deliverSummary } from '../email/summary';
 import { describeError, ExporterError } from '../errors';
-import { manifestKey, manifestsPrefix } from '../export/keys';
+import { manifestKey, manifestsPrefix, manifestWindowEnd, runRecordKey } from '../export/keys';
 import { type Manifest, ManifestSchema, type RestatedWindow, runStatus } from '../manifest';
 import type { Sink } from '../sink';
 import { findSchedule } from './lookup';
@@ -27,21 +32,23 @@ export async function finalizeRun(
   const sorted = inOrder.filter((o) => windowEnd(plan, o) === plan.window.end);
   const reports = sorted.map((o) => o.manifest);
   const restated: RestatedWindow[] = [];
+  const reportOrder = schedule.reports.map((r) => r.id);
+  // Earlier windows first (this run still holds their leases; `closeWindow` releases them).
   for (const earlier of plan.lookback) {
     const mine = inOrder.filter((o) => windowEnd(plan, o) === earlier.window.end);
     if (mine.length === 0) continue;
     const key = manifestKey(config.output.prefix, plan.scheduleId, earlier.window.end);
-    const revision = restateWindow({
-      plan,
-      earlier,
-      previous: await readManifest(deps.sink, key),
-      outcomes: mine,
-      manifestKey: key,
-      finishedAt: deps.now().toISOString(),
-    });
-    await deps.sink.putObject(key, `${JSON.stringify(revision.manifest, null, 2)}\n`, 'application/json');
+    restated.push(
+      await restateWindow(deps.sink, {
+        plan,
+        earlier,
+        outcomes: mine,
+        order: reportOrder,
+        manifestKey: key,
+        finishedAt: deps.now().toISOString(),
+      }),
+    );
     deps.log.info('earlier window restated', { key, window: earlier.window.end });
-    restated.push(revision.restated);
   }
   const previous = await previousManifest(deps.sink, config.output.prefix, plan.scheduleId, plan.window.end);
   const manifest: Manifest = {
@@ -56,9 +63,9 @@ export async function finalizeRun(
     reports,
     ...(restated.length > 0 ? { restated } : {}),
   };
-  const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
-  await deps.sink.putObject(key, `${JSON.stringify(manifest, null, 2)}\n`, 'application/json');
-  deps.log.info('manifest written', { key, status: manifest.status });
+  const recordKey = runRecordKey(config.output.prefix, plan.scheduleId, plan.window.end, plan.runId);
+  await deps.sink.putObject(recordKey, `${JSON.stringify(manifest, null, 2)}\n`, 'application/json');
+  const key = await closeWindow(config, plan, reports, deps, restated);
 
   let emailed = 0;
   if (deps.mailer && config.email && schedule.recipients.length > 0) {
@@ -82,7 +89,7 @@ export async function finalizeRun(
       });
     }
   }
-  return { manifestKey: key, manifest, emailed };
+  return { manifestKey: key, runRecordKey: recordKey, manifest, emailed };
 }
 
 /** The schedule's latest manifest with a window end before `windowEnd`, or null. */
@@ -94,8 +101,8 @@ export async function previousManifest(
 ): Promise<Manifest | null> {
   const keys = await sink.list(manifestsPrefix(prefix, scheduleId));
   const dated = keys
-    .map((k) => ({ k, dt: /\/dt=(\d{4}-\d{2}-\d{2})\/manifest\.json$/.exec(k)?.[1] }))
-    .filter((e): e is { k: string; dt: string } => e.dt !== undefined && e.dt < windowEnd)
+    .map((k) => ({ k, dt: manifestWindowEnd(k) }))
+    .filter((e): e is { k: string; dt: string } => e.dt !== null && e.dt < windowEnd)
     .sort((a, b) => (a.dt < b.dt ? 1 : -1));
   const latest = dated[0];
   return latest ? readManifest(sink, latest.k) : null;
@@ -107,7 +114,7 @@ function windowEnd(plan: RunPlan, outcome: ReportOutcome): string {
 }
 
 /** The manifest at `key`, or null when it is missing or unreadable. */
-export async function readManifest(sink: Sink, key: string): Promise<Manifest | null> {
+async function readManifest(sink: Sink, key: string): Promise<Manifest | null> {
   const body = await sink.getObject(key);
   if (!body) return null;
   try {

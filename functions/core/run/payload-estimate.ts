@@ -10,11 +10,13 @@
  * of two bytes a character). At run time each outcome is held to its share of the safe size
  * (`outcomeBudget`: top rows are dropped first), so the API cannot push a run over.
  */
+
 import { formatPath } from '../config/load';
 import type { Config, ScheduleConfig } from '../config/schema';
 import { MAX_CELL_CHARS, topColumns } from '../email/top-columns';
 import { ExporterError } from '../errors';
 import { partitionPrefix } from '../export/keys';
+import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
 import { payloadBytes, SAFE_PAYLOAD_BYTES } from './payload';
 import type { RunPlan } from './types';
@@ -92,7 +94,7 @@ export function outcomeBytesOf(config: Config, schedule: ScheduleConfig, reportI
   const identity = ['name_a', 'name_b'].map((n) => n.padEnd(IDENTITY_NAME_CHARS, '_'));
   const shown = report.summary.topBy === undefined ? [] : topColumns([...identity, ...metrics], report);
   const rowBytes = 2 + shown.reduce((sum, c) => sum + c.length + 4 + CELL_BYTES, 0);
-  const topRows = report.summary.topBy === undefined ? 0 : report.summary.topN;
+  const topRows = report.summary.topBy === undefined ? 0 : (report.summary.topN ?? DEFAULT_TOP_N);
   return payloadBytes({ manifest, top: [] }) + topRows * rowBytes + 1;
 }
 

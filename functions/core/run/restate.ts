@@ -1,50 +1,61 @@
 /**
- * Lookback bookkeeping: an earlier window's manifest after this run re-exported some of its reports,
- * and the `restated` record (rows and totals before → after) for the current run's manifest.
+ * Lookback bookkeeping: the `restated` record (rows and totals before → after) of an earlier window
+ * this run re-exported, and that window's manifest `history`.
  *
- * A report whose re-export succeeded replaces its entry; one whose re-export failed keeps the earlier
- * entry (its partition was left whole), and the record says why. The window's `history` keeps every
- * run that wrote it: the first export (taken from the earlier manifest), then each re-export.
+ * The re-exports commit through the export's own protocol (`core/commit/partition.ts`), which writes
+ * each succeeded report's new entry into the window's manifest as it commits. So the "before" cannot
+ * be read in Finalize: each Export step reads the report's entry just before it commits
+ * (`entryBefore`) and carries it on its outcome (`previous`). Finalize then only appends the run to
+ * the window's `history` and merges failed re-exports with the rule of `core/commit/close.ts` (a
+ * failure never replaces a succeeded entry: its partition was left whole).
  */
 
+import { mergeReports, parseManifest, updateWindowManifest } from '../commit/window-manifest';
 import type { LookbackWindow } from '../lookback';
-import {
-  type BeforeAfter,
-  type Manifest,
-  type ManifestHistoryEntry,
-  type ManifestReport,
-  type RestatedReport,
-  type RestatedWindow,
-  runStatus,
+import type {
+  BeforeAfter,
+  Manifest,
+  ManifestHistoryEntry,
+  ManifestReport,
+  RestatedReport,
+  RestatedWindow,
 } from '../manifest';
-import type { ReportOutcome, RunPlan } from './types';
+import type { Sink } from '../sink';
+import type { PreviousEntry, ReportOutcome, RunPlan } from './types';
+
+/**
+ * The report's succeeded entry in the window's manifest (null when none). Before the window's first
+ * re-export it also starts the window's `history` with the run that first wrote it, as the commit
+ * that follows puts this run's id at the head of the manifest.
+ */
+export async function entryBefore(sink: Sink, key: string, reportId: string): Promise<PreviousEntry | null> {
+  const body = await sink.getObject(key);
+  const current = body ? parseManifest(body) : null;
+  if (!current) return null;
+  if (!current.history) {
+    await updateWindowManifest(sink, key, (m) => {
+      const base = m ?? current;
+      return base.history ? base : { ...base, history: [firstExport(base)] };
+    });
+  }
+  const was = current.reports.find((r) => r.reportId === reportId && r.status === 'succeeded');
+  return was ? { rowCount: was.rowCount, totals: was.totals } : null;
+}
 
 export interface RestateInput {
   readonly plan: RunPlan;
   readonly earlier: LookbackWindow;
-  /** The window's manifest before this run, or null when it was never exported. */
-  readonly previous: Manifest | null;
   /** This run's outcomes for the window, in task order. */
   readonly outcomes: readonly ReportOutcome[];
+  /** The schedule's report ids, in config order. */
+  readonly order: readonly string[];
   readonly manifestKey: string;
   readonly finishedAt: string;
 }
 
-/** The window's updated manifest and what changed in it. */
-export function restateWindow(input: RestateInput): { manifest: Manifest; restated: RestatedWindow } {
-  const { plan, earlier, previous, outcomes, finishedAt } = input;
-  const reports: ManifestReport[] = [...(previous?.reports ?? [])];
-  const restated: RestatedReport[] = [];
-  for (const { manifest: now } of outcomes) {
-    const i = reports.findIndex((r) => r.reportId === now.reportId);
-    const before = i >= 0 ? reports[i] : undefined;
-    const was = before?.status === 'succeeded' ? before : undefined;
-    if (now.status === 'succeeded' || !before) {
-      if (i >= 0) reports[i] = now;
-      else reports.push(now);
-    }
-    restated.push(compare(now, was));
-  }
+/** Records the re-export in the window's manifest; returns what changed. */
+export async function restateWindow(sink: Sink, input: RestateInput): Promise<RestatedWindow> {
+  const { plan, earlier, outcomes, order, finishedAt } = input;
   const entry: ManifestHistoryEntry = {
     runId: plan.runId,
     scheduledTime: plan.scheduledTime,
@@ -56,32 +67,33 @@ export function restateWindow(input: RestateInput): { manifest: Manifest; restat
       rowCount: r.rowCount,
     })),
   };
-  const manifest: Manifest = previous
-    ? {
-        ...previous,
-        status: runStatus(reports),
-        reports,
-        history: [...(previous.history ?? [firstExport(previous)]), entry],
-      }
-    : {
-        manifestVersion: 1,
-        scheduleId: plan.scheduleId,
-        runId: plan.runId,
-        scheduledTime: earlier.scheduledTime,
-        window: earlier.window,
-        startedAt: plan.startedAt,
-        finishedAt,
-        status: runStatus(reports),
-        reports,
-        history: [entry],
-      };
+  const failed = outcomes.map((o) => o.manifest).filter((r) => r.status !== 'succeeded');
+  await updateWindowManifest(sink, input.manifestKey, (current) => {
+    const kept = new Map((current?.reports ?? []).map((r) => [r.reportId, r]));
+    const entries = failed.filter((r) => kept.get(r.reportId)?.status !== 'succeeded');
+    const merged = mergeReports(current, current ?? head(plan, earlier, finishedAt), entries, order);
+    return { ...merged, history: [...(current?.history ?? []), entry] };
+  });
   return {
-    manifest,
-    restated: { window: earlier.window, manifestKey: input.manifestKey, reports: restated },
+    window: earlier.window,
+    manifestKey: input.manifestKey,
+    reports: outcomes.map((o) => compare(o.manifest, o.previous ?? null)),
   };
 }
 
-/** The history entry of a manifest written before lookback kept a history: its own run. */
+/** The head of a window's manifest first written by a re-export (the window was never exported). */
+function head(plan: RunPlan, earlier: LookbackWindow, finishedAt: string) {
+  return {
+    scheduleId: plan.scheduleId,
+    runId: plan.runId,
+    scheduledTime: earlier.scheduledTime,
+    window: earlier.window,
+    startedAt: plan.startedAt,
+    finishedAt,
+  };
+}
+
+/** The history entry of the run that wrote a window before any re-export: its own run. */
 function firstExport(m: Manifest): ManifestHistoryEntry {
   return {
     runId: m.runId,
@@ -92,7 +104,7 @@ function firstExport(m: Manifest): ManifestHistoryEntry {
   };
 }
 
-function compare(now: ManifestReport, was: ManifestReport | undefined): RestatedReport {
+function compare(now: ManifestReport, was: PreviousEntry | null): RestatedReport {
   const ok = now.status === 'succeeded';
   const totals: Record<string, BeforeAfter> = {};
   for (const metric of new Set([...Object.keys(was?.totals ?? {}), ...Object.keys(now.totals)])) {

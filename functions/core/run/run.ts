@@ -1,9 +1,14 @@
 /**
- * A whole run in-process (the CLI): plan → export every (window, report) task → finalize. All tasks
- * share one API client, whose own limiter keeps requests within `api.concurrency`. At most
+ * A whole run in-process (the CLI): plan → take the window's lease → export every (window, report)
+ * task → finalize (which releases the lease, and those of the earlier windows the tasks took). All
+ * tasks share one API client, whose own limiter keeps requests within `api.concurrency`. At most
  * max(`api.concurrency`, reports of the schedule) exports are open at once — every report of a run
  * without lookback, as before — so a lookback of many windows never opens hundreds of writers.
+ * Another run holding the window makes this one wait up to the lease's `waitMs`, then stop with
+ * WINDOW_BUSY before anything is written.
  */
+
+import { WindowLease, WORKFLOW_LEASE } from '../commit/lease';
 import type { Config } from '../config/schema';
 import type { Manifest } from '../manifest';
 import { exportReportStep } from './export-step';
@@ -22,18 +27,32 @@ export async function runSchedule(config: Config, request: RunRequest, deps: Run
     reports: perWindow,
     ...(plan.lookback.length > 0 ? { lookbackWindows: plan.lookback.length } : {}),
   });
-  const outcomes = await inPool(
-    plan.tasks,
-    Math.max(config.api.concurrency, perWindow),
-    async (task: ReportTask): Promise<ReportOutcome> => {
-      // No time limit in-process, so the step always finishes in one go.
-      const result = await exportReportStep(config, task, null, deps);
-      if (result.status !== 'done') throw new Error('an export without a time limit cannot pause');
-      return result.outcome;
-    },
+  const lease = await WindowLease.acquire(
+    deps.sink,
+    { prefix: config.output.prefix, scheduleId: plan.scheduleId, window: plan.window },
+    plan.runId,
+    deps.lease ?? WORKFLOW_LEASE,
+    deps.now,
+    deps.log,
   );
-  const { manifest } = await finalizeRun(config, plan, outcomes, deps);
-  return manifest;
+  const heartbeat = lease.keepAlive();
+  try {
+    const outcomes = await inPool(
+      plan.tasks,
+      Math.max(config.api.concurrency, perWindow),
+      async (task: ReportTask): Promise<ReportOutcome> => {
+        // No time limit in-process, so the step always finishes in one go.
+        const result = await exportReportStep(config, task, null, deps);
+        if (result.status !== 'done') throw new Error('an export without a time limit cannot pause');
+        return result.outcome;
+      },
+    );
+    const { manifest } = await finalizeRun(config, plan, outcomes, deps);
+    return manifest;
+  } finally {
+    heartbeat.stop();
+    await lease.release();
+  }
 }
 
 /** `work` over every item with at most `size` running at once; results in item order. */

@@ -79,7 +79,7 @@ describe('email', () => {
 describe('output', () => {
   it('rejects an empty formats list', () => {
     expect(problemsOf({ ...baseConfig(), output: { formats: [] } })).toEqual([
-      'output.formats: formats needs at least one of parquet, csv',
+      'output.formats: formats needs at least one of parquet, csv, jsonl',
     ]);
   });
 
@@ -154,6 +154,8 @@ describe('defaults', () => {
     const config = valid(baseConfig());
     expect(config.api).toMatchObject({
       arrayFormat: 'repeat',
+      tokenRequest: 'json',
+      cursorPath: 'nextCursor',
       pageSize: 500,
       concurrency: 4,
       timeoutSeconds: 30,
@@ -163,6 +165,8 @@ describe('defaults', () => {
       prefix: 'exports/',
       formats: ['parquet', 'csv'],
       maxRowsPerPart: 1_000_000,
+      columnNames: 'snake_case',
+      csvFormulaGuard: false,
     });
     expect(config.email).toBeUndefined();
     const schedule = config.schedules[0];
@@ -170,7 +174,8 @@ describe('defaults', () => {
     expect(schedule?.reports[0]).toMatchObject({
       filters: { instanceIds: [], campaignIds: [] },
       params: {},
-      summary: { kpis: [], topN: 10 },
+      summary: { kpis: [] },
+      columns: {},
     });
     expect(valid({ ...baseConfig(), email: { from: 'r@example.com' } }).email?.attachCsvUpToMiB).toBe(5);
   });

@@ -17,6 +17,7 @@ function schedule(
       metrics: ['likes', 'shares', 'views'],
       filters: { instanceIds: [], campaignIds: [] },
       params: {},
+      columns: {},
       summary: { kpis: ['likes', 'shares'], topN: 10 },
     })),
   };
