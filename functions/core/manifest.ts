@@ -18,6 +18,24 @@ export type ManifestFile = z.infer<typeof ManifestFileSchema>;
 
 export const ReportStatusSchema = z.enum(['succeeded', 'failed']);
 
+/**
+ * Something an operator should know about a report that did not fail it: a stable UPPER_SNAKE `code`
+ * and a plain, secret-free message that says what to do (manifest, log, operators' email, metric).
+ */
+export interface ReportWarning {
+  readonly code: string;
+  readonly message: string;
+  readonly column?: string;
+  readonly count?: number;
+}
+
+export const ReportWarningSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  column: z.optional(z.string()),
+  count: z.optional(z.number()),
+});
+
 export const ManifestReportSchema = z.object({
   reportId: z.string(),
   route: z.string(),
@@ -30,6 +48,8 @@ export const ManifestReportSchema = z.object({
   /** Plain words, secret-free; null when succeeded. */
   error: z.nullable(z.string()),
   files: z.array(ManifestFileSchema),
+  /** Present when a silent-loss guard fired: the report succeeded, but its data may be incomplete. */
+  warnings: z.optional(z.array(ReportWarningSchema)),
 });
 export type ManifestReport = z.infer<typeof ManifestReportSchema>;
 

@@ -23,6 +23,11 @@ export interface ExportFunctionsProps {
   readonly secret: secretsmanager.ISecret;
   /** The SES identity the summary is sent as (address or domain); none = no email permission. */
   readonly sesIdentity?: string;
+  /**
+   * In the SES sandbox, SES also authorizes a send against each recipient's verified identity: these
+   * identities (addresses or domains) are added to the send grant. @default none (production access)
+   */
+  readonly sesRecipientIdentities?: readonly string[];
   /** @default 'default' */
   readonly eventBusName?: string;
   /** The Map's maxConcurrency: Export Lambdas split `api.concurrency` between them. */
@@ -87,13 +92,18 @@ export class ExportFunctions extends Construct {
     props.secret.grantRead(exporter.role);
     exporter.role.addToPolicy(
       new iam.PolicyStatement({
-        actions: ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        // GetObject: the window's lease and manifest (compare-and-swap) and the staged parts' copy source.
+        actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         resources: [objects],
       }),
     );
     exporter.role.addToPolicy(list);
     finalize.role.addToPolicy(
-      new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [objects] }),
+      // DeleteObject: releasing the window's lease and removing the window's staging folder.
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
+        resources: [objects],
+      }),
     );
     finalize.role.addToPolicy(list);
     if (props.secretKeyArn) {
@@ -110,9 +120,9 @@ export class ExportFunctions extends Construct {
       finalize.role.addToPolicy(
         new iam.PolicyStatement({
           actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-          resources: [
-            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: props.sesIdentity }),
-          ],
+          resources: [props.sesIdentity, ...(props.sesRecipientIdentities ?? [])].map((identity) =>
+            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
+          ),
         }),
       );
     }

@@ -21,6 +21,11 @@ export interface ExporterStackProps extends StackProps {
   readonly config: Config;
   /** The SES identity to send as (address or domain). @default the bare address of `email.from` */
   readonly sesIdentity?: string;
+  /**
+   * The account is in the SES sandbox: the Finalize role may also send to the identities of every
+   * recipient in the config (each address, and its domain). @default false
+   */
+  readonly sesSandbox?: boolean;
   /** Reports exported at once by the Map. @default min(4, api.concurrency) */
   readonly mapConcurrency?: number;
   /** @default 'report_exporter' */
@@ -32,6 +37,15 @@ export interface ExporterStackProps extends StackProps {
 /** The config as the Lambdas receive it: validated JSON, base64 (safe as an esbuild define). */
 export function embedConfig(config: Config): string {
   return Buffer.from(JSON.stringify(config), 'utf8').toString('base64');
+}
+
+/**
+ * Every recipient's SES identities: the address and its domain (either may be the verified one), in
+ * config order, each once.
+ */
+export function recipientIdentities(config: Config): string[] {
+  const addresses = config.schedules.flatMap((s) => s.recipients.map((r) => r.trim().toLowerCase()));
+  return [...new Set(addresses.flatMap((a) => [a, a.slice(a.lastIndexOf('@') + 1)]))];
 }
 
 export class ExporterStack extends Stack {
@@ -69,6 +83,7 @@ export class ExporterStack extends Stack {
       prefix: config.output.prefix,
       secret: referenceSecret(this, 'CredentialsSecret', config.api.credentialsSecret),
       ...(sesIdentity ? { sesIdentity } : {}),
+      ...(props.sesSandbox && sesIdentity ? { sesRecipientIdentities: recipientIdentities(config) } : {}),
       mapConcurrency,
       ...(deploy.secretKmsKeyArn ? { secretKeyArn: deploy.secretKmsKeyArn } : {}),
       ...(deploy.bucketKmsKeyArn ? { bucketKeyArn: deploy.bucketKmsKeyArn } : {}),

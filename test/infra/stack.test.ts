@@ -114,7 +114,11 @@ describe('workflow', () => {
     expect(map.ItemProcessor.StartAt).toBe('Export');
     expect(inner.Export).toMatchObject({
       Next: 'MorePages?',
-      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailed' }],
+      // States.ALL does not match States.DataLimitExceeded: it is caught by name, first
+      Catch: [
+        { ErrorEquals: ['States.DataLimitExceeded'], ResultPath: '$.error', Next: 'ReportFailed' },
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailed' },
+      ],
     });
     expect(inner['MorePages?']).toMatchObject({
       Type: 'Choice',
@@ -124,6 +128,15 @@ describe('workflow', () => {
     expect(inner.ReportDone).toMatchObject({ OutputPath: '$.outcome', End: true });
     expect(inner.ReportFailed).toMatchObject({
       Parameters: { failed: { 'reportId.$': '$.task.reportId', 'error.$': 'States.JsonToString($.error)' } },
+    });
+    // the Map's results together over the limit still reach Finalize (every report failed, alarming)
+    expect(map).toMatchObject({
+      Catch: [{ ErrorEquals: ['States.DataLimitExceeded'], Next: 'ResultsTooLarge' }],
+    });
+    expect(def.States.ResultsTooLarge).toMatchObject({
+      Result: [],
+      ResultPath: '$.outcomes',
+      Next: 'Finalize',
     });
     expect(def.States.Finalize).toMatchObject({
       Parameters: { 'plan.$': '$.plan', 'outcomes.$': '$.outcomes' },
@@ -198,7 +211,7 @@ describe('least privilege', () => {
     );
     expect(st).toContainEqual(
       expect.objectContaining({
-        Action: ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         Resource: `${bucketArn()}/exports/*`,
       }),
     );
@@ -210,11 +223,11 @@ describe('least privilege', () => {
     });
   });
 
-  it('Finalize: reads/writes under the prefix, sends as the one SES identity, puts events on the one bus', () => {
+  it('Finalize: reads/writes/deletes (lease, staging) under the prefix, sends as the one SES identity, puts events on the one bus', () => {
     const st = statementsOf('FunctionsFinalizeRole');
     expect(st).toContainEqual(
       expect.objectContaining({
-        Action: ['s3:PutObject', 's3:GetObject'],
+        Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
         Resource: `${bucketArn()}/exports/*`,
       }),
     );
@@ -370,7 +383,7 @@ describe('Glue catalog', () => {
 });
 
 describe('operations', () => {
-  it('alarms into an encrypted topic on failed, timed-out or partial runs, Lambda errors and DLQ depth', () => {
+  it('alarms into an encrypted topic on failed, timed-out or partial runs, report warnings, Lambda errors and DLQ depth', () => {
     s.template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
     const alarms = Object.values(resourcesOf(s.template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
     const names = alarms.map((a) => `${String(a.Namespace)}/${String(a.MetricName)}`).sort();
@@ -384,6 +397,7 @@ describe('operations', () => {
         'AWS/States/ExecutionsFailed',
         'AWS/States/ExecutionsTimedOut',
         'ReportExporter/runsNotSucceeded',
+        'ReportExporter/reportWarnings',
       ].sort(),
     );
     const topic = logicalId('MonitoringAlarms', 'AWS::SNS::Topic');

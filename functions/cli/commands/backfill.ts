@@ -9,6 +9,7 @@ import { ExporterError } from '#core/errors';
 import { occurrences } from '#core/occurrences';
 import { findSchedule } from '#core/run/lookup';
 import {
+  leaseFor,
   mailerFor,
   type OutputOptions,
   outputOptions,
@@ -47,7 +48,12 @@ export function registerBackfill(program: Command): void {
     );
     const log = createCliLog();
     log.info('backfill', { scheduleId: schedule.id, runs: times.length, from: opts.from, to: opts.to });
-    const manifests = await runAll({ config, sink, mailer, log, api: realApi }, schedule.id, times, []);
+    const manifests = await runAll(
+      { config, sink, mailer, log, api: realApi, lease: leaseFor(opts) },
+      schedule.id,
+      times,
+      [],
+    );
     reportManifests(manifests, sink, config.output.prefix);
   });
 }

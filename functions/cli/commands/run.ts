@@ -11,11 +11,13 @@ import { createCredentialsProvider } from '#adapters/credentials';
 import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
 import { createOutboxMailer } from '#adapters/outbox-mailer';
+import { processOwner } from '#adapters/process-owner';
 import { createS3Sink } from '#adapters/s3-sink';
 import { createSesMailer } from '#adapters/ses-mailer';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
+import { CLI_LEASE, type LeaseOptions } from '#core/commit/lease';
 import type { Config } from '#core/config/schema';
 import type { Mailer } from '#core/email/types';
 import { ExporterError } from '#core/errors';
@@ -44,6 +46,8 @@ export interface OutputOptions {
   readonly emailDir?: string;
   /** commander's `--no-email` sets this to false. */
   readonly email?: boolean;
+  /** Seconds to wait for another run holding the same window (`--lease-wait`). */
+  readonly leaseWait?: string;
   readonly config: string;
 }
 
@@ -54,6 +58,11 @@ export function outputOptions(cmd: Command): Command {
     .option('--out <dir>', 'write to this local folder (same key layout as S3)')
     .option('--email-dir <dir>', 'write the summary email as .eml and .html files into this folder')
     .option('--no-email', 'send no summary email')
+    .option(
+      '--lease-wait <seconds>',
+      'when another run is writing the same window, wait this long for it before stopping',
+      String(CLI_LEASE.waitMs / 1000),
+    )
     .option('-c, --config <file>', 'config file', 'reports.yaml');
 }
 
@@ -88,8 +97,19 @@ export function parseAt(at: string | undefined, now: Date, timezone = 'UTC'): st
   return t.toUTC().toISO() ?? now.toISOString();
 }
 
+/** The CLI's lease: `--lease-wait` seconds of waiting, this process as the owner. */
+export function leaseFor(opts: OutputOptions): LeaseOptions {
+  const seconds = Number(opts.leaseWait ?? CLI_LEASE.waitMs / 1000);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 86_400) {
+    throw new ExporterError('USAGE', `--lease-wait "${opts.leaseWait}" is not a number of seconds (0–86400)`);
+  }
+  return { ...CLI_LEASE, waitMs: seconds * 1000, owner: processOwner() };
+}
+
 export interface RunContext {
   readonly config: Config;
+  /** How this process holds a window's lease (default: the CLI's, 30 s of waiting). */
+  readonly lease?: LeaseOptions;
   readonly sink: Sink;
   readonly mailer: Mailer | null;
   readonly log: CliLog;
@@ -119,6 +139,7 @@ export async function runAll(
         now: () => new Date(),
         newRunId: randomUUID,
         onProgress: (p) => ctx.log.progress(p),
+        lease: ctx.lease ?? { ...CLI_LEASE, owner: processOwner() },
         encoder: sharedEncoderPool(),
       };
       try {
@@ -139,19 +160,30 @@ export async function runAll(
   return manifests;
 }
 
-/** One line per report, to stdout; sets exit code 1 when any report failed. */
+/** Exit code of a run whose reports all succeeded but with silent-loss warnings. */
+export const EXIT_WARNINGS = 3;
+
+/**
+ * One line per report, to stdout, then a line per warning; sets exit code 1 when any report failed,
+ * else 3 when any report carries warnings (the data may be incomplete although nothing failed).
+ */
 export function reportManifests(manifests: readonly Manifest[], sink: Sink, prefix: string): void {
   for (const m of manifests) {
     process.stdout.write(`${m.scheduleId} ${m.window.start}..${m.window.end}: ${m.status}\n`);
     for (const r of m.reports) {
       const what =
         r.status === 'succeeded' ? `${r.rowCount} rows, ${r.files.length} files` : `FAILED: ${r.error ?? ''}`;
-      process.stdout.write(`  ${r.reportId.padEnd(20)} ${what}\n`);
+      const warned = r.warnings?.length ? ` — ${r.warnings.length} WARNING(S)` : '';
+      process.stdout.write(`  ${r.reportId.padEnd(20)} ${what}${warned}\n`);
+      for (const w of r.warnings ?? []) process.stdout.write(`    WARNING ${w.code}: ${w.message}\n`);
     }
     process.stdout.write(
       `  manifest: ${sink.locate(`${prefix}${m.scheduleId}/_manifests/dt=${m.window.end}/manifest.json`)}\n`,
     );
     if (m.status !== 'succeeded') process.exitCode = 1;
+    else if (process.exitCode !== 1 && m.reports.some((r) => r.warnings?.length)) {
+      process.exitCode = EXIT_WARNINGS;
+    }
   }
 }
 
@@ -170,7 +202,7 @@ export function registerRun(program: Command): void {
     const at = parseAt(opts.at, new Date(), findSchedule(config, opts.schedule).timezone);
     const log = createCliLog();
     const manifests = await runAll(
-      { config, sink, mailer, log, api: realApi },
+      { config, sink, mailer, log, api: realApi, lease: leaseFor(opts) },
       opts.schedule,
       [at],
       opts.report,

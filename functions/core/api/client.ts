@@ -28,7 +28,7 @@ import {
   type RetryPolicy,
   withRetries,
 } from './retry';
-import { createTokenManager, parseToken } from './token';
+import { createTokenManager, parseToken, type TokenRequestFormat, tokenRequestBody } from './token';
 import { createTransport, type Received } from './transport';
 import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
 
@@ -43,6 +43,10 @@ export interface ApiClientOptions {
   /** Called whenever a token is needed; may cache (see adapters/credentials). */
   readonly credentials: () => Promise<ClientCredentials>;
   readonly arrayFormat?: ArrayFormat;
+  /** Where a page carries its next cursor (a dotted path into the body). Default `nextCursor`. */
+  readonly cursorPath?: string;
+  /** How the token request carries the credentials: JSON (default) or an OAuth form body. */
+  readonly tokenRequest?: TokenRequestFormat;
   /** `limit` on list routes. Default 500. */
   readonly pageSize?: number;
   /** Requests in flight at once across everything using this client. Default 4. */
@@ -62,7 +66,15 @@ export interface ApiClientOptions {
   readonly log?: Log;
   /** Milliseconds left to the caller (e.g. Lambda remaining time): retries never sleep past it. */
   readonly deadlineMs?: () => number;
+  /** The largest response body read (bytes). Default 32 MiB (`DEFAULT_MAX_RESPONSE_BYTES`). */
+  readonly maxResponseBytes?: number;
 }
+
+/**
+ * A response cap that keeps the Export Lambda (1,024 MB) clear of out-of-memory: the export holds up
+ * to 5 pages per report (one being written, 4 read ahead), each parsed to about 1–3× its text.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 const MIN_ATTEMPT_MS = 1000;
 const USER_AGENT = 'report-exporter/0.1';
@@ -81,6 +93,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   const concurrency = options.concurrency ?? 4;
   const arrayFormat = options.arrayFormat ?? 'repeat';
   const pageSize = options.pageSize ?? 500;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const http = options.http({ connections: concurrency, timeoutMs: Math.max(timeoutMs, 1) });
   // near the deadline an attempt gets only the time that is left (but at least a second to try)
   const attemptTimeoutMs = () => {
@@ -132,8 +145,11 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
         method: 'POST',
         url: tokenUrl(options.baseUrl),
         path: '/oauth/token',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
-        body: JSON.stringify({ clientId: creds.clientId, clientSecret: creds.clientSecret }),
+        maxBytes,
+        ...tokenRequestBody(creds, options.tokenRequest ?? 'json', {
+          accept: 'application/json',
+          'user-agent': USER_AGENT,
+        }),
       });
       if (res.status >= 200 && res.status < 300) {
         const jwt = parseToken(res.text);
@@ -160,6 +176,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
           method: 'GET',
           url,
           path,
+          maxBytes,
           headers: { authorization: `Bearer ${jwt}`, accept: 'application/json', 'user-agent': USER_AGENT },
           ...(signal ? { signal } : {}),
         });
@@ -178,7 +195,8 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
           });
         }
       }
-      if (res.status >= 200 && res.status < 300) return parsePage(res.text, `GET ${path}`);
+      if (res.status >= 200 && res.status < 300)
+        return parsePage(res.text, `GET ${path}`, options.cursorPath);
       const failure = failureOf('GET', path, res);
       throw retryableOr(res, (a, o) => dataRouteError(failure, sent, a, o));
     });

@@ -3,6 +3,7 @@
  * it in `totals` (additive counters); anything else (rates, averages, reach, ROI) is never summed here.
  */
 import type { ColumnType, Manifest, ManifestReport } from '../manifest';
+import { own } from '../records';
 
 export type Delta =
   /** The schedule has no earlier manifest. */
@@ -49,7 +50,7 @@ export function delta(current: number, previous: number | undefined, hasPrevious
 export function kpisFor(kpis: readonly string[], report: ManifestReport, previous: Manifest | null): Kpi[] {
   const before = previous?.reports.find((r) => r.reportId === report.reportId && r.status === 'succeeded');
   return kpis.map((metric): Kpi => {
-    const value = report.totals[metric];
+    const value = own(report.totals, metric);
     if (value === undefined) return { metric, kind: 'per-row' };
     const declared = report.columns.find((c) => c.name === metric)?.type;
     const double = declared === 'double' || (declared === undefined && !Number.isInteger(value));
@@ -58,7 +59,7 @@ export function kpisFor(kpis: readonly string[], report: ManifestReport, previou
       kind: 'total',
       value,
       type: double ? 'double' : 'int64',
-      delta: delta(value, before?.totals[metric], previous !== null),
+      delta: delta(value, before ? own(before.totals, metric) : undefined, previous !== null),
     };
   });
 }

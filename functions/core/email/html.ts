@@ -70,8 +70,14 @@ function reportHtml(report: ReportView): string {
 <div style="font-size:12px;${MUTED};margin:2px 0 10px 0">${e(report.route)}</div>`;
   const body = failed
     ? `<div data-role="failure" style="background:#fef2f2;border-left:4px solid #dc2626;padding:10px 12px;font-size:14px;color:#7f1d1d"><strong>Not exported.</strong> ${e(report.error ?? 'No reason was recorded.')}</div>`
-    : [kpisHtml(report), topHtml(report.top), locationsHtml(report)].join('\n');
+    : [warningsHtml(report), kpisHtml(report), topHtml(report.top), locationsHtml(report)].join('\n');
   return `<tr><td data-report="${e(report.reportId)}" style="padding:16px 28px;border-top:1px solid #f3f4f6">${head}${body}</td></tr>`;
+}
+
+function warningsHtml(report: ReportView): string {
+  if (report.warnings.length === 0) return '';
+  const items = report.warnings.map((w) => `<li style="margin:4px 0">${e(w)}</li>`).join('');
+  return `<div data-role="warnings" style="background:#fffbeb;border-left:4px solid #d97706;padding:10px 12px;font-size:13px;color:#78350f;margin-bottom:10px"><strong>Data may be incomplete.</strong><ul style="margin:6px 0 0 0;padding-left:18px">${items}</ul></div>`;
 }
 
 function kpisHtml(report: ReportView): string {

@@ -3,19 +3,14 @@
  * carry the same information.
  */
 import type { ReportConfig } from '../config/schema';
+import { DEFAULT_TOP_N } from '../export/top';
 import type { ColumnType, Manifest, ManifestReport, RunStatus } from '../manifest';
+import { own } from '../records';
 import type { SummaryRow } from '../run/types';
 import { type Kpi, kpisFor } from './deltas';
 import { formatCell, truncate } from './format';
+import { MAX_CELL_CHARS, topColumns } from './top-columns';
 import type { SummaryInput } from './types';
-
-/** Longest cell text in the top table; names and captions can be paragraphs. */
-export const MAX_CELL_CHARS = 40;
-/** Most columns in the top table, so it still fits a phone screen. */
-export const MAX_TOP_COLUMNS = 6;
-/** Names and categories; ids are dropped first when a row has more identifying fields. */
-const MAX_IDENTITY_COLUMNS = 2;
-const WINDOW_COLUMNS = new Set(['window_start', 'window_end']);
 
 export interface TopTable {
   readonly columns: readonly { readonly name: string; readonly numeric: boolean }[];
@@ -36,6 +31,8 @@ export interface ReportView {
   readonly route: string;
   readonly status: 'succeeded' | 'failed';
   readonly error: string | null;
+  /** Silent-loss warnings (code: message) of a report that succeeded; the data may be incomplete. */
+  readonly warnings: readonly string[];
   readonly rowCount: number;
   readonly pages: number;
   readonly kpis: readonly Kpi[];
@@ -86,12 +83,19 @@ function reportView(
     route: report.route,
     status: report.status,
     error: report.error,
+    warnings: (report.warnings ?? []).map((w) => `${w.code}: ${w.message}`),
     rowCount: report.rowCount,
     pages: report.pages,
     kpis: ok ? kpisFor(summary?.kpis ?? [], report, input.previous) : [],
     top:
       ok && summary?.topBy
-        ? topTable(input.top[report.reportId] ?? [], report, config, summary.topBy, summary.topN)
+        ? topTable(
+            own(input.top, report.reportId) ?? [],
+            report,
+            config,
+            summary.topBy,
+            summary.topN ?? DEFAULT_TOP_N,
+          )
         : null,
     files: report.files.map((f) => ({
       format: f.format,
@@ -111,38 +115,22 @@ function topTable(
 ): TopTable | null {
   if (rows.length === 0) return null;
   const types = new Map<string, ColumnType>(report.columns.map((c) => [c.name, c.type]));
-  const metrics = config?.metrics ?? [];
-  const kpis = config?.summary.kpis ?? [];
-  const present = new Set(rows.flatMap((r) => Object.keys(r)));
-  // Identifying columns first (names before ids), then topBy, the KPIs and the other metrics.
-  const identity = [...present]
-    .filter((c) => !metrics.includes(c) && !WINDOW_COLUMNS.has(c))
-    .sort((a, b) => identityRank(a) - identityRank(b))
-    .slice(0, MAX_IDENTITY_COLUMNS);
-  // topBy and every KPI always get a column (a per-row KPI is only readable here); other metrics fill up.
-  const must = [...new Set([topBy, ...kpis])];
-  const extra = metrics.filter((m) => !must.includes(m) && present.has(m));
-  const room = Math.max(0, MAX_TOP_COLUMNS - identity.length - must.length);
-  const columns = [...identity, ...must, ...extra.slice(0, room)];
+  const columns = topColumns(
+    rows.flatMap((r) => Object.keys(r)),
+    { metrics: config?.metrics ?? [], summary: { kpis: config?.summary.kpis ?? [], topBy } },
+  );
   return {
     topBy,
     columns: columns.map((name) => ({ name, numeric: isNumeric(types.get(name), rows, name) })),
     rows: rows
       .slice(0, topN)
-      .map((row) => columns.map((c) => truncate(formatCell(row[c] ?? null, types.get(c)), MAX_CELL_CHARS))),
+      .map((row) =>
+        columns.map((c) => truncate(formatCell(own(row, c) ?? null, types.get(c)), MAX_CELL_CHARS)),
+      ),
   };
-}
-
-/** Lower ranks come first: human names, then categories, then dates, then ids. */
-function identityRank(column: string): number {
-  if (/name|title|caption/i.test(column)) return 0;
-  if (/platform|type|channel/i.test(column)) return 1;
-  if (/date/i.test(column)) return 2;
-  if (/id$/i.test(column)) return 4;
-  return 3;
 }
 
 function isNumeric(type: ColumnType | undefined, rows: readonly SummaryRow[], column: string): boolean {
   if (type !== undefined) return type === 'int64' || type === 'double';
-  return rows.some((r) => typeof r[column] === 'number');
+  return rows.some((r) => typeof own(r, column) === 'number');
 }

@@ -38,6 +38,7 @@ function reportText(report: ReportView): string[] {
   const lines = [
     head,
     `${formatNumber(report.rowCount)} ${plural(report.rowCount, 'row')} from ${formatNumber(report.pages)} ${plural(report.pages, 'page')}`,
+    ...report.warnings.map((w) => `WARNING (data may be incomplete): ${oneLine(w)}`),
   ];
   if (report.kpis.length > 0) lines.push('KPIs:');
   for (const kpi of report.kpis) {
