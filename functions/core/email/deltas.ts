@@ -52,7 +52,7 @@ export function kpisFor(kpis: readonly string[], report: ManifestReport, previou
   return kpis.map((metric): Kpi => {
     const value = own(report.totals, metric);
     if (value === undefined) return { metric, kind: 'per-row' };
-    const declared = report.columns.find((c) => c.name === metric)?.type;
+    const declared = report.columns.find((c) => (c.apiName ?? c.name) === metric)?.type;
     const double = declared === 'double' || (declared === undefined && !Number.isInteger(value));
     return {
       metric,

@@ -3,6 +3,7 @@
  * carry the same information.
  */
 import type { ReportConfig } from '../config/schema';
+import type { Format } from '../export/formats';
 import { DEFAULT_TOP_N } from '../export/top';
 import type { ColumnType, Manifest, ManifestReport, RunStatus } from '../manifest';
 import { own } from '../records';
@@ -20,7 +21,7 @@ export interface TopTable {
 }
 
 export interface FileLine {
-  readonly format: 'csv' | 'parquet';
+  readonly format: Format;
   readonly location: string;
   readonly bytes: number;
   readonly rows: number;
@@ -114,7 +115,8 @@ function topTable(
   topN: number,
 ): TopTable | null {
   if (rows.length === 0) return null;
-  const types = new Map<string, ColumnType>(report.columns.map((c) => [c.name, c.type]));
+  // top rows and the config speak of metrics by the API's names
+  const types = new Map<string, ColumnType>(report.columns.map((c) => [c.apiName ?? c.name, c.type]));
   const columns = topColumns(
     rows.flatMap((r) => Object.keys(r)),
     { metrics: config?.metrics ?? [], summary: { kpis: config?.summary.kpis ?? [], topBy } },

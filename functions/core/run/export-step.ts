@@ -20,7 +20,8 @@ import { type PartitionCommit, partitionCommit } from '../commit/partition';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig, ScheduleConfig } from '../config/schema';
 import { describeError } from '../errors';
-import type { Format } from '../export/keys';
+import type { Format } from '../export/formats';
+import { sinkModelStore } from '../export/model-store';
 import { PAGES_AHEAD, readAhead } from '../export/prefetch';
 import { ReportWriter } from '../export/report-writer';
 import { DEFAULT_TOP_N } from '../export/top';
@@ -94,11 +95,15 @@ async function exportWithLease(
   const writer = new ReportWriter(
     {
       sink: deps.sink,
+      models: sinkModelStore(deps.sink, config.output.prefix, task.scheduleId, task.reportId),
       window: task.window,
       formats,
       folders,
       idFields: ROUTE_SPECS[report.route].idFields,
       metrics: report.metrics ?? [],
+      naming: config.output.columnNames,
+      overrides: report.columns,
+      formulaGuard: config.output.csvFormulaGuard,
       topBy: report.summary.topBy,
       topN: report.summary.topN ?? DEFAULT_TOP_N,
       rowGroupRows: tuning.rowGroupRows,
@@ -115,17 +120,21 @@ async function exportWithLease(
   let stepPages = 0;
   const progress = (done: boolean) =>
     deps.onProgress?.({ reportId: task.reportId, pages, rows: writer.rows, done });
-  const outcome = (status: 'succeeded' | 'failed', error: string | null): ManifestReport => ({
-    reportId: task.reportId,
-    route: report.route,
-    status,
-    rowCount: writer.rows,
-    pages,
-    columns: writer.columns().map(({ name, type }) => ({ name, type })),
-    totals: status === 'succeeded' ? writer.totalsResult() : {},
-    error,
-    files: status === 'succeeded' ? [...writer.writtenFiles()] : [],
-  });
+  const outcome = (status: 'succeeded' | 'failed', error: string | null): ManifestReport => {
+    const warnings = writer.warnings();
+    return {
+      reportId: task.reportId,
+      route: report.route,
+      status,
+      rowCount: writer.rows,
+      pages,
+      columns: writer.manifestColumns(),
+      totals: status === 'succeeded' ? writer.totalsResult() : {},
+      error,
+      files: status === 'succeeded' ? [...writer.writtenFiles()] : [],
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+  };
 
   const pause = async (cursor: string): Promise<ExportStepResult> => {
     await writer.closePart();
@@ -177,6 +186,7 @@ async function exportWithLease(
       pages,
       files: files.length,
     });
+    for (const w of writer.warnings()) deps.log.warn('report warning', { reportId: task.reportId, ...w });
     return { status: 'done', task, outcome: { ...done, manifest: committed } };
   } catch (err: unknown) {
     controller.abort();
