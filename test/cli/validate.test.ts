@@ -38,7 +38,11 @@ schedules:
     );
     const { code, stdout, stderr } = await runCli(['validate', '--config', file]);
     expect(code).toBe(0);
-    expect(stdout).toBe(`${file} is valid: 1 schedule(s), 1 report(s)\n`);
+    // the validity line, then the request-cost estimate of the one schedule (lookback 0)
+    expect(stdout.split('\n')[0]).toBe(`${file} is valid: 1 schedule(s), 1 report(s)`);
+    expect(stdout).toContain(
+      'weekly: 1 window (lookback 0) × 1 report(s) = at least 1 data requests per run',
+    );
     expect(stderr.trim().split('\n')).toEqual([
       'warning: schedules[0].reports[0].metrics[1]: metric "coments" is not a name we know — did you mean "comments"? (a warning only: the API may know names we do not; `report-exporter check` asks it)',
       'warning: schedules[0].reports[0].metrics[2]: metric "paidImpresions" is not a name we know — did you mean "paidImpressions"? (a warning only: the API may know names we do not; `report-exporter check` asks it)',
