@@ -29,7 +29,6 @@ export const WARNING_CODES = [
   'ID_FIELDS_MISSING',
   'ROWS_REPEATED',
 ] as const;
-export type WarningCode = (typeof WARNING_CODES)[number];
 
 /** Identities remembered for ROWS_REPEATED (about 40 MB of numbers at the cap). */
 const MAX_TRACKED = 1_000_000;
