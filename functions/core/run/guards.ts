@@ -23,15 +23,6 @@ import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig } from '../config/schema';
 import { type ReportWarning, ReportWarningSchema } from '../manifest';
 
-export const WARNING_CODES = [
-  'METRIC_MISSING',
-  'PAGE_FULL_NO_CURSOR',
-  'ID_FIELDS_MISSING',
-  'ROWS_REPEATED',
-] as const;
-/** The stable codes above; each warning below is checked against them when compiling. */
-type WarningCode = (typeof WARNING_CODES)[number];
-
 /** Identities remembered for ROWS_REPEATED (about 40 MB of numbers at the cap). */
 const MAX_TRACKED = 1_000_000;
 
@@ -147,7 +138,7 @@ export class LossGuards {
         : `the answer has a cursor-like value at "${page.cursorElsewhere}" instead — if that is the cursor, set api.cursorPath: ${page.cursorElsewhere}`;
     const size = full ? `held ${page.rows.length} rows (= limit ${this.o.limit}) but ` : '';
     this.pageWarning = {
-      code: 'PAGE_FULL_NO_CURSOR' satisfies WarningCode,
+      code: 'PAGE_FULL_NO_CURSOR',
       message: `paging stopped at page ${this.pages}: it ${size}had no cursor at "${this.o.cursorPath}", so later pages (if any) were not fetched; ${where}. Run \`report-exporter check\` to see where the server puts its cursor.`,
     };
   }
@@ -159,7 +150,7 @@ export class LossGuards {
       for (const name of this.o.metrics) {
         if (this.seenMetrics.has(name)) continue;
         out.push({
-          code: 'METRIC_MISSING' satisfies WarningCode,
+          code: 'METRIC_MISSING',
           column: name,
           count: this.rows,
           message: `metric "${name}" was requested but its key is absent from all ${this.rows} rows (not null: missing), so its column is empty. The server may read arrays in another encoding and have taken only some metrics — run \`report-exporter check\`, which names the api.arrayFormat the server understands — or the metric does not exist on ${this.o.route}.`,
@@ -169,14 +160,14 @@ export class LossGuards {
     if (this.pageWarning) out.push(this.pageWarning);
     if (this.lackingIds > 0) {
       out.push({
-        code: 'ID_FIELDS_MISSING' satisfies WarningCode,
+        code: 'ID_FIELDS_MISSING',
         count: this.lackingIds,
         message: `${this.lackingIds} of ${this.rows} rows lack the field(s) that identify a row on ${this.o.route} (${this.o.keyFields.join(', ')}), so they cannot be told apart or joined. The server's rows differ from what the exporter expects: run \`report-exporter check\` and look at the fields it lists.`,
       });
     }
     if (this.repeated > 0) {
       out.push({
-        code: 'ROWS_REPEATED' satisfies WarningCode,
+        code: 'ROWS_REPEATED',
         count: this.repeated,
         message: `${this.repeated} of ${this.rows} rows repeat a row already exported (same ${this.o.keyFields.join(', ')}), so totals count them twice. The server may have ignored the cursor and served a page again, or its paging is not stable while data changes; re-run the window, and if it persists report it to the API provider.`,
       });
