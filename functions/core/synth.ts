@@ -1,9 +1,10 @@
 /**
  * What `cdk synth` reads from the functions tree besides the config schema (`./config/*`) and the
  * handlers' entry points: the Glue columns of a report known before any run, the catalog's table names
- * and folders, the formats that get a table, and the check that a config's state payloads fit. `infra/`
- * imports core code from here only (test/architecture/infra-imports.test.ts), so this file is the one
- * published surface between the app and the code it deploys.
+ * and folders, the formats that get a table, the check that a config's state payloads fit, and the
+ * workflow's scratch prefixes in the bucket (task lists, Map results) that the stack grants and names.
+ * `infra/` imports core code from here only (test/architecture/infra-imports.test.ts), so this file is
+ * the one published surface between the app and the code it deploys.
  */
 import type { ReportConfig } from './config/schema';
 import { type GlueColumn, glueColumns } from './export/catalog';
@@ -12,7 +13,7 @@ import type { Naming } from './export/names';
 
 export { type GlueColumn, tableName } from './export/catalog';
 export { FORMATS, type Format } from './export/formats';
-export { formatPrefix } from './export/keys';
+export { formatPrefix, mapResultsPrefix, workflowPrefix } from './export/keys';
 export { assertPayloadsFit } from './run/payload-estimate';
 
 /**

@@ -12,7 +12,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { workflowPrefix } from '#core/export/keys';
+import { workflowPrefix } from '#core/synth';
 import { ExporterFunction } from './exporter-function';
 import { BUCKET_WRITE_KEY_ACTIONS, kmsViaService, SECRET_KEY_ACTIONS } from './kms-grants';
 import { nagBucketArn } from './storage';

@@ -29,7 +29,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { STEPFUNCTIONS_USE_DISTRIBUTED_MAP_RESULT_WRITER_V2 } from 'aws-cdk-lib/cx-api';
 import { Construct } from 'constructs';
-import { mapResultsPrefix } from '#core/export/keys';
+import { mapResultsPrefix } from '#core/synth';
 import { BUCKET_WRITE_KEY_ACTIONS, kmsViaService } from './kms-grants';
 
 export interface ExportWorkflowProps {
