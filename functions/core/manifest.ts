@@ -16,6 +16,25 @@ export const ManifestFileSchema = z.object({
 });
 export type ManifestFile = z.infer<typeof ManifestFileSchema>;
 
+/**
+ * Something about a report that people should know although it succeeded (a requested metric absent
+ * from every row, a suspicious last page …). Codes are stable UPPER_SNAKE strings; messages are plain,
+ * secret-free, and say what to do. Shown to operators, never to stakeholders.
+ */
+export interface ReportWarning {
+  readonly code: string;
+  readonly message: string;
+  readonly column?: string;
+  readonly count?: number;
+}
+
+export const ReportWarningSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  column: z.optional(z.string()),
+  count: z.optional(z.number()),
+});
+
 export const ReportStatusSchema = z.enum(['succeeded', 'failed']);
 
 export const ManifestReportSchema = z.object({
@@ -29,6 +48,9 @@ export const ManifestReportSchema = z.object({
   totals: z.record(z.string(), z.number()),
   /** Plain words, secret-free; null when succeeded. */
   error: z.nullable(z.string()),
+  /** The stable code of `error` (`AUTH_REJECTED`, `API_FORBIDDEN` …), for operators; absent when succeeded. */
+  errorCode: z.optional(z.string()),
+  warnings: z.optional(z.array(ReportWarningSchema)),
   files: z.array(ManifestFileSchema),
 });
 export type ManifestReport = z.infer<typeof ManifestReportSchema>;

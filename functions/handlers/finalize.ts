@@ -1,8 +1,9 @@
 /**
  * Finalize Lambda: outcomes (a caught failure becomes a `failed` row) → manifest (written last) →
- * summary email → `Report Export Completed` event naming the manifest's location and status (sent
+ * summary emails (recipient lists named `ssm:/path` are read now) → `Report Export Completed` event naming the manifest's location and status (sent
  * even when only the email failed; the run then still fails and alarms).
  */
+import { createSsmParameterReader } from '#adapters/ssm-parameters';
 import { manifestKey } from '#core/export/keys';
 import { finalizeRun } from '#core/run/finalize';
 import { finalizeAndAnnounce } from './completed-event';
@@ -10,6 +11,9 @@ import { exportSink, summaryMailer } from './io';
 import { FinalizeInputSchema, toOutcomes } from './payloads';
 import { recordRun } from './run-metrics';
 import { log, logger, requiredEnv, runtimeConfig } from './wiring';
+
+/** `ssm:/path` recipient lists, read at send time (only Finalize carries the SSM client). */
+const readParameter = createSsmParameterReader();
 
 export interface FinalizeOutput {
   readonly manifestKey: string;
@@ -23,7 +27,7 @@ export const handler = async (event: unknown): Promise<FinalizeOutput> => {
   const config = runtimeConfig();
   logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });
   const sink = exportSink();
-  const deps = { sink, mailer: summaryMailer(config), log, now: () => new Date() };
+  const deps = { sink, mailer: summaryMailer(config), readParameter, log, now: () => new Date() };
   const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
   const { manifest, emailed } = await finalizeAndAnnounce(
     () => finalizeRun(config, plan, toOutcomes(config, { plan, ...rest }), deps),

@@ -1,8 +1,8 @@
 /**
  * The three Lambdas of a run — Plan, Export, Finalize — and least privilege beside them: Export reads
  * the one secret and writes/deletes/lists under the export prefix only; Finalize reads and writes under
- * the prefix (previous manifest, CSV attachments, the manifest), sends as the one SES identity and
- * puts events on the one bus. Plan needs nothing but its log group.
+ * the prefix (previous manifest, CSV attachments, the manifest), sends as the one SES identity, reads
+ * the SSM parameters the config names as recipient lists, and puts events on the one bus. Plan needs nothing but its log group.
  */
 import { Arn, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -20,6 +20,8 @@ export interface ExportFunctionsProps {
   readonly secret: secretsmanager.ISecret;
   /** The SES identity the summary is sent as (address or domain); none = no email permission. */
   readonly sesIdentity?: string;
+  /** SSM parameters (`/a/b`) holding recipient lists, read by Finalize at send time. @default none */
+  readonly recipientParameters?: readonly string[];
   /** @default 'default' */
   readonly eventBusName?: string;
   /** The Map's maxConcurrency: Export Lambdas split `api.concurrency` between them. */
@@ -86,6 +88,18 @@ export class ExportFunctions extends Construct {
           resources: [
             stack.formatArn({ service: 'ses', resource: 'identity', resourceName: props.sesIdentity }),
           ],
+        }),
+      );
+    }
+    const parameters = props.recipientParameters ?? [];
+    if (parameters.length > 0) {
+      // Exactly the parameters the config names (String/StringList: no KMS), read-only.
+      finalize.role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ['ssm:GetParameter'],
+          resources: parameters.map((name) =>
+            stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') }),
+          ),
         }),
       );
     }

@@ -6,6 +6,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { bareAddress } from '#adapters/ses-mailer';
 import type { Config } from '#core/config/schema';
+import { recipientParameters } from '#core/email/recipients';
 import { ExportCatalog } from '../constructs/catalog';
 import { ExportFunctions } from '../constructs/functions';
 import { Monitoring } from '../constructs/monitoring';
@@ -54,6 +55,7 @@ export class ExporterStack extends Stack {
       prefix: config.output.prefix,
       secret: referenceSecret(this, 'CredentialsSecret', config.api.credentialsSecret),
       ...(sesIdentity ? { sesIdentity } : {}),
+      recipientParameters: recipientParameters(config),
       mapConcurrency,
     });
     this.workflow = new ExportWorkflow(this, 'Workflow', {

@@ -13,6 +13,7 @@ import {
   type OutputOptions,
   outputOptions,
   realApi,
+  reportEmailFailures,
   reportManifests,
   runAll,
   sinkFor,
@@ -47,7 +48,14 @@ export function registerBackfill(program: Command): void {
     );
     const log = createCliLog();
     log.info('backfill', { scheduleId: schedule.id, runs: times.length, from: opts.from, to: opts.to });
-    const manifests = await runAll({ config, sink, mailer, log, api: realApi }, schedule.id, times, []);
+    const emailFailures: string[] = [];
+    const manifests = await runAll(
+      { config, sink, mailer, log, api: realApi, emailFailures },
+      schedule.id,
+      times,
+      [],
+    );
     reportManifests(manifests, sink, config.output.prefix);
+    reportEmailFailures(emailFailures);
   });
 }

@@ -1,27 +1,28 @@
 /**
- * The summary as plain data, computed once and rendered twice (HTML and text) so both parts always
- * carry the same information.
+ * The summary as plain data, computed once and rendered for two audiences (stakeholders, operators) in
+ * two parts (HTML, text), so every rendering carries the same numbers in the same words.
  */
-import type { ReportConfig } from '../config/schema';
-import type { ColumnType, Manifest, ManifestReport, RunStatus } from '../manifest';
-import type { SummaryRow } from '../run/types';
-import { type Kpi, kpisFor } from './deltas';
-import { formatCell, truncate } from './format';
+import type { ReportConfig, ScheduleConfig } from '../config/schema';
+import type { Manifest, ManifestReport, ReportWarning, RunStatus } from '../manifest';
+import { formatRange } from './dates';
+import { arrow, delta, kpisFor, previousReport } from './deltas';
+import { labeller } from './labels';
+import { buildRanked, type RankedList } from './ranked';
+import { coverageLine, reportTitle, rowNoun, type Shape, shapeOf } from './shape';
+import { buildTrendView, type TrendView } from './trend-view';
 import type { SummaryInput } from './types';
+import { valueFormat } from './units';
+import { describeDelta } from './wording';
 
-/** Longest cell text in the top table; names and captions can be paragraphs. */
-export const MAX_CELL_CHARS = 40;
-/** Most columns in the top table, so it still fits a phone screen. */
-export const MAX_TOP_COLUMNS = 6;
-/** Names and categories; ids are dropped first when a row has more identifying fields. */
-const MAX_IDENTITY_COLUMNS = 2;
-const WINDOW_COLUMNS = new Set(['window_start', 'window_end']);
+export type Audience = 'stakeholders' | 'operators';
 
-export interface TopTable {
-  readonly columns: readonly { readonly name: string; readonly numeric: boolean }[];
-  /** Formatted, truncated, one-line cell text (not yet escaped). */
-  readonly rows: readonly (readonly string[])[];
-  readonly topBy: string;
+export interface KpiView {
+  readonly label: string;
+  /** The total with its unit; null for a metric that is never summed (rates, averages). */
+  readonly value: string | null;
+  readonly arrow: '▲' | '▼' | '=' | '';
+  /** The change in words, or why a value is not summed. */
+  readonly note: string;
 }
 
 export interface FileLine {
@@ -34,12 +35,22 @@ export interface FileLine {
 export interface ReportView {
   readonly reportId: string;
   readonly route: string;
+  readonly title: string;
+  readonly coverage: string;
+  readonly shape: Shape;
   readonly status: 'succeeded' | 'failed';
   readonly error: string | null;
+  readonly errorCode: string | null;
+  readonly warnings: readonly ReportWarning[];
   readonly rowCount: number;
   readonly pages: number;
-  readonly kpis: readonly Kpi[];
-  readonly top: TopTable | null;
+  /** `40 campaigns`: what the rows are, for people. */
+  readonly rowsText: string;
+  /** List routes: the count as a KPI (with its change). */
+  readonly count: KpiView | null;
+  readonly kpis: readonly KpiView[];
+  readonly ranked: RankedList | null;
+  readonly trend: TrendView | null;
   readonly files: readonly FileLine[];
 }
 
@@ -48,51 +59,128 @@ export interface SummaryView {
   readonly scheduleId: string;
   readonly status: RunStatus;
   readonly window: Manifest['window'];
+  /** `16–22 Nov 2026`. */
+  readonly period: string;
+  /** The window changes are compared with, short (`9–15 Nov`); null on a first run. */
+  readonly comparedWith: string | null;
   readonly runId: string;
+  readonly scheduledTime: string;
+  readonly startedAt: string;
   readonly finishedAt: string;
   readonly hasPreviousRun: boolean;
   readonly succeeded: number;
+  /** Whether operators get their own email (so stakeholders can be told the data team knows). */
+  readonly operatorsTold: boolean;
   readonly reports: readonly ReportView[];
 }
 
+type ViewInput = Pick<SummaryInput, 'config' | 'schedule' | 'manifest' | 'previous' | 'top' | 'locate'>;
+
+/** The schedule's title: `title`, else `description`, else its id. */
+export function scheduleTitle(schedule: Pick<ScheduleConfig, 'id' | 'title' | 'description'>): string {
+  return schedule.title?.trim() || schedule.description?.trim() || schedule.id;
+}
+
 /** Builds the view of one run from the summary input (pure; no I/O). */
-export function buildView(
-  input: Pick<SummaryInput, 'schedule' | 'manifest' | 'previous' | 'top' | 'locate'>,
-): SummaryView {
-  const { schedule, manifest } = input;
+export function buildView(input: ViewInput, operatorsTold = false): SummaryView {
+  const { schedule, manifest, previous } = input;
   const configs = new Map(schedule.reports.map((r) => [r.id, r]));
+  const comparedWith = previous
+    ? formatRange(
+        previous.window.start,
+        previous.window.end,
+        previous.window.end.slice(0, 4) !== manifest.window.end.slice(0, 4),
+      )
+    : null;
   return {
-    title: schedule.description?.trim() || schedule.id,
+    title: scheduleTitle(schedule),
     scheduleId: manifest.scheduleId,
     status: manifest.status,
     window: manifest.window,
+    period: formatRange(manifest.window.start, manifest.window.end),
+    comparedWith,
     runId: manifest.runId,
+    scheduledTime: manifest.scheduledTime,
+    startedAt: manifest.startedAt,
     finishedAt: manifest.finishedAt,
-    hasPreviousRun: input.previous !== null,
+    hasPreviousRun: previous !== null,
     succeeded: manifest.reports.filter((r) => r.status === 'succeeded').length,
-    reports: manifest.reports.map((report) => reportView(report, configs.get(report.reportId), input)),
+    operatorsTold,
+    reports: manifest.reports.map((report) =>
+      reportView(report, configs.get(report.reportId), input, comparedWith ?? undefined),
+    ),
   };
 }
 
 function reportView(
   report: ManifestReport,
   config: ReportConfig | undefined,
-  input: Pick<SummaryInput, 'previous' | 'top' | 'locate'>,
+  input: ViewInput,
+  vs: string | undefined,
 ): ReportView {
-  const summary = config?.summary;
   const ok = report.status === 'succeeded';
+  const label = labeller(input.config.email?.labels, config?.labels);
+  const currency = config?.currency ?? input.config.email?.currency;
+  const types = new Map(report.columns.map((c) => [c.name, c.type]));
+  const fmt = (name: string) => valueFormat(name, types.get(name), currency);
+  const shape = shapeOf(report.route);
+  const rows = input.top[report.reportId] ?? [];
+  const noun = rowNoun(report.route, report.rowCount);
+  const kpis: KpiView[] = ok
+    ? kpisFor(config?.summary.kpis ?? [], report, input.previous).map((kpi) => {
+        if (kpi.kind === 'per-row') {
+          return {
+            label: label(kpi.metric),
+            value: null,
+            arrow: '',
+            note:
+              shape === 'ranked' && config?.summary.topBy
+                ? `not added up: see each ${rowNoun(report.route, 1)} below`
+                : 'an average or rate, not added up',
+          };
+        }
+        const f = valueFormat(kpi.metric, kpi.type, currency);
+        return {
+          label: label(kpi.metric),
+          value: f.format(kpi.value),
+          arrow: arrow(kpi.delta),
+          note: describeDelta(kpi.delta, f, vs),
+        };
+      })
+    : [];
+  const before = previousReport(report, input.previous);
+  const countDelta = delta(report.rowCount, before?.rowCount, input.previous !== null);
+  const countFmt = valueFormat('count', 'int64');
   return {
     reportId: report.reportId,
     route: report.route,
+    title: config ? reportTitle(config) : reportTitle({ route: report.route }),
+    coverage: config ? coverageLine(config) : '',
+    shape,
     status: report.status,
     error: report.error,
+    errorCode: report.errorCode ?? null,
+    warnings: report.warnings ?? [],
     rowCount: report.rowCount,
     pages: report.pages,
-    kpis: ok ? kpisFor(summary?.kpis ?? [], report, input.previous) : [],
-    top:
-      ok && summary?.topBy
-        ? topTable(input.top[report.reportId] ?? [], report, config, summary.topBy, summary.topN)
+    // One row of account totals is not "1 row" to a reader.
+    rowsText:
+      report.route === 'instances/performance' ? 'totals' : `${countFmt.format(report.rowCount)} ${noun}`,
+    count:
+      ok && shape === 'count'
+        ? {
+            label: capital(rowNoun(report.route, 2)),
+            value: countFmt.format(report.rowCount),
+            arrow: arrow(countDelta),
+            note: describeDelta(countDelta, countFmt, vs),
+          }
         : null,
+    kpis,
+    ranked:
+      ok && shape === 'ranked' && config?.summary.topBy
+        ? buildRanked(rows, report, config, label, fmt)
+        : null,
+    trend: ok && shape === 'trend' && config ? buildTrendView(rows, report, config, label, fmt) : null,
     files: report.files.map((f) => ({
       format: f.format,
       location: input.locate(f.key),
@@ -102,47 +190,4 @@ function reportView(
   };
 }
 
-function topTable(
-  rows: readonly SummaryRow[],
-  report: ManifestReport,
-  config: ReportConfig | undefined,
-  topBy: string,
-  topN: number,
-): TopTable | null {
-  if (rows.length === 0) return null;
-  const types = new Map<string, ColumnType>(report.columns.map((c) => [c.name, c.type]));
-  const metrics = config?.metrics ?? [];
-  const kpis = config?.summary.kpis ?? [];
-  const present = new Set(rows.flatMap((r) => Object.keys(r)));
-  // Identifying columns first (names before ids), then topBy, the KPIs and the other metrics.
-  const identity = [...present]
-    .filter((c) => !metrics.includes(c) && !WINDOW_COLUMNS.has(c))
-    .sort((a, b) => identityRank(a) - identityRank(b))
-    .slice(0, MAX_IDENTITY_COLUMNS);
-  // topBy and every KPI always get a column (a per-row KPI is only readable here); other metrics fill up.
-  const must = [...new Set([topBy, ...kpis])];
-  const extra = metrics.filter((m) => !must.includes(m) && present.has(m));
-  const room = Math.max(0, MAX_TOP_COLUMNS - identity.length - must.length);
-  const columns = [...identity, ...must, ...extra.slice(0, room)];
-  return {
-    topBy,
-    columns: columns.map((name) => ({ name, numeric: isNumeric(types.get(name), rows, name) })),
-    rows: rows
-      .slice(0, topN)
-      .map((row) => columns.map((c) => truncate(formatCell(row[c] ?? null, types.get(c)), MAX_CELL_CHARS))),
-  };
-}
-
-/** Lower ranks come first: human names, then categories, then dates, then ids. */
-function identityRank(column: string): number {
-  if (/name|title|caption/i.test(column)) return 0;
-  if (/platform|type|channel/i.test(column)) return 1;
-  if (/date/i.test(column)) return 2;
-  if (/id$/i.test(column)) return 4;
-  return 3;
-}
-
-function isNumeric(type: ColumnType | undefined, rows: readonly SummaryRow[], column: string): boolean {
-  if (type !== undefined) return type === 'int64' || type === 'double';
-  return rows.some((r) => typeof r[column] === 'number');
-}
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

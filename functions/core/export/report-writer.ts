@@ -26,6 +26,8 @@ export interface ReportWriterOptions {
   readonly metrics: readonly string[];
   readonly topBy: string | undefined;
   readonly topN: number;
+  /** Keep the first `topN` rows in arrival order instead of ranking (the email's trend of an over-time report). */
+  readonly inOrder?: boolean;
   readonly rowGroupRows: number;
   readonly maxRowsPerPart: number;
   readonly maxPartBytes: number;
@@ -48,7 +50,7 @@ export class ReportWriter {
   ) {
     this.schema = new SchemaState(o.idFields, o.metrics, from?.schema);
     this.totals = new Totals(from?.totals);
-    this.top = new TopN(o.topBy === undefined ? 0 : o.topN, from?.top ?? []);
+    this.top = new TopN(o.topBy === undefined && !o.inOrder ? 0 : o.topN, from?.top ?? []);
     this.parts = new PartSet(
       o.sink,
       o.folders,
@@ -135,7 +137,12 @@ export class ReportWriter {
 
   private rank(group: RowGroupBuffer): void {
     const by = this.o.topBy;
-    const cells = by === undefined ? undefined : group.cells(by, true);
+    // In order: every row ranks equal, and ties keep the earlier row, so the first N rows stay.
+    const cells = this.o.inOrder
+      ? Array.from({ length: group.rows }, () => 0)
+      : by === undefined
+        ? undefined
+        : group.cells(by, true);
     if (cells === undefined) return;
     const firstSeq = this.rows - group.rows;
     const columns = this.schema.columns();

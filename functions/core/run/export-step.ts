@@ -13,7 +13,8 @@
  */
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config } from '../config/schema';
-import { describeError } from '../errors';
+import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
+import { describeError, isExporterError } from '../errors';
 import type { Format } from '../export/keys';
 import { partitionPrefix, successKey } from '../export/keys';
 import { PAGES_AHEAD, readAhead } from '../export/prefetch';
@@ -51,8 +52,10 @@ export async function exportReportStep(
       folders,
       idFields: ROUTE_SPECS[report.route].idFields,
       metrics: report.metrics ?? [],
-      topBy: report.summary.topBy,
-      topN: report.summary.topN,
+      // An over-time report's email shows its buckets as a trend in date order, never ranked.
+      ...(isOverTime(report.route)
+        ? { topBy: undefined, topN: MAX_TREND_POINTS, inOrder: true }
+        : { topBy: report.summary.topBy, topN: report.summary.topN }),
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,
       maxPartBytes: tuning.maxPartBytes,
@@ -62,7 +65,11 @@ export async function exportReportStep(
   let pages = resumed?.pages ?? 0;
   const progress = (done: boolean) =>
     deps.onProgress?.({ reportId: task.reportId, pages, rows: writer.rows, done });
-  const outcome = (status: 'succeeded' | 'failed', error: string | null): ManifestReport => ({
+  const outcome = (
+    status: 'succeeded' | 'failed',
+    error: string | null,
+    errorCode?: string,
+  ): ManifestReport => ({
     reportId: task.reportId,
     route: report.route,
     status,
@@ -71,6 +78,7 @@ export async function exportReportStep(
     columns: writer.columns().map(({ name, type }) => ({ name, type })),
     totals: status === 'succeeded' ? writer.totalsResult() : {},
     error,
+    ...(errorCode ? { errorCode } : {}),
     files: [...writer.writtenFiles()],
   });
 
@@ -114,7 +122,8 @@ export async function exportReportStep(
     const reason = describeError(err);
     deps.log.error('report failed', { reportId: task.reportId, route: report.route, error: reason });
     progress(true);
-    return { status: 'done', task, outcome: { manifest: outcome('failed', reason), top: [] } };
+    const code = isExporterError(err) ? err.code : 'INTERNAL';
+    return { status: 'done', task, outcome: { manifest: outcome('failed', reason, code), top: [] } };
   }
 }
 

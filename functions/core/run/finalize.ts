@@ -1,8 +1,9 @@
 /**
  * Finish a run: read the previous manifest (for the email's deltas), write this run's manifest last
- * of all objects, then send the summary when there is a mailer and recipients.
+ * of all objects, then send the summaries when there is a mailer and anyone to send them to.
  */
 import type { Config } from '../config/schema';
+import { hasAudience } from '../email/recipients';
 import { deliverSummary } from '../email/summary';
 import { describeError, ExporterError } from '../errors';
 import { manifestKey, manifestsPrefix } from '../export/keys';
@@ -41,7 +42,7 @@ export async function finalizeRun(
   deps.log.info('manifest written', { key, status: manifest.status });
 
   let emailed = 0;
-  if (deps.mailer && config.email && schedule.recipients.length > 0) {
+  if (deps.mailer && hasAudience(config, schedule)) {
     try {
       const result = await deliverSummary(
         {
@@ -52,13 +53,16 @@ export async function finalizeRun(
           top: Object.fromEntries(sorted.map((o) => [o.manifest.reportId, o.top])),
           locate: (k) => deps.sink.locate(k),
           readObject: (k) => deps.sink.getObject(k),
+          ...(deps.readParameter ? { readParameter: deps.readParameter } : {}),
         },
         deps.mailer,
       );
       emailed = result.sent;
     } catch (err: unknown) {
+      // The manifest is written: callers find it by `details.manifestKey` and still report the run.
       throw new ExporterError('EMAIL_FAILED', `the summary email was not sent: ${describeError(err)}`, {
         cause: err,
+        details: { manifestKey: key },
       });
     }
   }

@@ -73,7 +73,7 @@ export type ExportStepResult = z.infer<typeof ExportStepResultSchema>;
  *   runSchedule(config, request, deps: RunDeps): Manifest  (plan → exports → finalize, in-process) → ./run.ts
  */
 import type { ReportingApi } from '../api/types';
-import type { Mailer } from '../email/types';
+import type { Mailer, ParameterReader } from '../email/types';
 import type { Log } from '../log';
 import type { Manifest } from '../manifest';
 import type { Sink } from '../sink';
@@ -113,8 +113,10 @@ export interface ExportTuning {
 
 export interface FinalizeDeps {
   readonly sink: Sink;
-  /** null = no email (CLI `--no-email`, or no recipients). */
+  /** null = no email (CLI without `--send-email` / `--email-dir`). */
   readonly mailer: Mailer | null;
+  /** Reads `ssm:/path` recipient lists at send time; absent = such lists fail the email. */
+  readonly readParameter?: ParameterReader;
   readonly log: Log;
   readonly now: () => Date;
 }
