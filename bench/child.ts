@@ -15,6 +15,7 @@ import { validateConfig } from '#core/config/load';
 import { silentLog } from '#core/log';
 import { exportReportStep } from '#core/run/export-step';
 import { reportRequest } from '#core/run/request';
+import { createHttp } from '#http';
 
 interface Job {
   mode: 'export' | 'fetch';
@@ -58,6 +59,7 @@ const schedule = config.schedules[0];
 if (!schedule) throw new Error('no schedule');
 
 const api = createApiClient({
+  http: createHttp,
   baseUrl: job.baseUrl,
   credentials: async () => ({ clientId: job.clientId, clientSecret: job.clientSecret }),
   pageSize: job.pageSize,
@@ -95,7 +97,6 @@ const results = await Promise.all(
       api,
       sink,
       log: silentLog,
-      now: () => new Date(),
       ...(job.rowGroupRows ? { tuning: { rowGroupRows: job.rowGroupRows } } : {}),
     });
     if (result.status !== 'done') throw new Error('export paused');

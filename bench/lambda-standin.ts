@@ -12,6 +12,7 @@ import { parseConfig } from '#core/config/load';
 import type { Log } from '#core/log';
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportStepResult, ReportTask } from '#core/run/types';
+import { createHttp } from '#http';
 
 const logger = new Logger({ serviceName: 'report-exporter' });
 const log: Log = {
@@ -24,6 +25,7 @@ const log: Log = {
 export async function handler(event: { task: ReportTask; configYaml: string }): Promise<ExportStepResult> {
   const config = parseConfig(event.configYaml);
   const api = createApiClient({
+    http: createHttp,
     baseUrl: config.api.baseUrl,
     credentials: createCredentialsProvider(config.api.credentialsSecret),
   });
@@ -31,6 +33,5 @@ export async function handler(event: { task: ReportTask; configYaml: string }): 
     api,
     sink: createS3Sink(process.env.BUCKET ?? 'bucket'),
     log,
-    now: () => new Date(),
   });
 }

@@ -4,7 +4,7 @@
  * problems (exit 2), then builds the app (with cdk-nag) and synthesizes it.
  */
 import { App } from 'aws-cdk-lib';
-import { loadConfig } from '#core/config/load';
+import { loadConfig } from '#adapters/config-file';
 import { isExporterError } from '#core/errors';
 import { buildApp } from './build-app';
 

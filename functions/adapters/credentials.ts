@@ -1,5 +1,5 @@
 /**
- * Where the API client's credentials come from (CONTRACT §2): `REPORTING_CLIENT_ID` and
+ * Where the API client's credentials come from (docs/config.md): `REPORTING_CLIENT_ID` and
  * `REPORTING_CLIENT_SECRET` when both are set (local runs), otherwise the Secrets Manager secret
  * `api.credentialsSecret`, whose SecretString is `{"clientId","clientSecret"}`. The secret is read
  * once and cached for `ttlMs` (create the provider at module scope: one cache per container), so a
@@ -140,18 +140,22 @@ function secretsManagerError(secretId: string, err: unknown): ExporterError {
       { details },
     );
   }
-  if (name === 'AccessDeniedException') {
+  if (name === 'AccessDeniedException' || name === 'DecryptionFailure') {
     return new ExporterError(
-      'CREDENTIALS_MISSING',
-      `not allowed to read secret "${secretId}" (secretsmanager:GetSecretValue): ${said}`,
+      'CREDENTIALS_DENIED',
+      `not allowed to read secret "${secretId}" (secretsmanager:GetSecretValue, and kms:Decrypt when the secret has its own KMS key): ${said}`,
       { details },
     );
   }
   const transient = /Throttl|InternalServiceError|TimeoutError|ECONN|EAI_AGAIN|NetworkingError/.test(
     `${name} ${said}`,
   );
-  return new ExporterError('CREDENTIALS_MISSING', `could not read secret "${secretId}": ${name}: ${said}`, {
-    retryable: transient,
-    details,
-  });
+  return new ExporterError(
+    'CREDENTIALS_UNAVAILABLE',
+    `could not read secret "${secretId}": ${name}: ${said}`,
+    {
+      retryable: transient,
+      details,
+    },
+  );
 }

@@ -7,7 +7,8 @@
  * Transport failures arrive as `TypeError: fetch failed` (or `terminated` mid-body) with undici's
  * coded error as `cause`, which the client's classifier reads.
  */
-import type { Http, HttpOptions } from './http-types';
+import type { Http } from '#core/api/http';
+import type { HttpOptions } from './http-types';
 
 export function createHttp(options: HttpOptions): Http {
   if (options.dispatcher !== undefined) {

@@ -6,7 +6,8 @@
  * process.
  */
 import { Agent, type Dispatcher, request } from 'undici';
-import type { Http, HttpOptions } from './http-types';
+import type { Http } from '#core/api/http';
+import type { HttpOptions } from './http-types';
 
 /** One request, the whole body read: what the client's transport needs. */
 export function createHttp(options: HttpOptions): Http {

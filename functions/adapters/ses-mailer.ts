@@ -4,6 +4,7 @@
  * credentials come from the SDK's own chain (`AWS_ENDPOINT_URL_SESV2` points it at an emulator).
  */
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { bareAddress } from '#core/config/mailbox';
 import { composeMime } from '#core/email/mime';
 import type { EmailMessage, Mailer } from '#core/email/types';
 import { ExporterError } from '#core/errors';
@@ -58,11 +59,6 @@ export function createSesMailer(options: SesMailerOptions = {}): Mailer {
       }
     },
   };
-}
-
-/** `Reports <r@example.com>` → `r@example.com`; a bare address stays as it is. */
-export function bareAddress(mailbox: string): string {
-  return (/<([^<>]+)>\s*$/.exec(mailbox)?.[1] ?? mailbox).trim();
 }
 
 function isThrottling(err: unknown): boolean {

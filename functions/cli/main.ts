@@ -1,5 +1,5 @@
 /**
- * `report-exporter` — the command line (CONTRACT §3). Each command lives in its own file under
+ * `report-exporter` — the command line (docs/export.md, "Commands"). Each command lives in its own file under
  * `commands/` and registers itself on the program. Exit codes: 0 ok, 1 a report failed, 2 usage or
  * config error.
  */

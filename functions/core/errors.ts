@@ -7,7 +7,9 @@ export type ErrorCode =
   | 'CONFIG_INVALID'
   | 'CONFIG_NOT_FOUND'
   | 'USAGE'
-  | 'CREDENTIALS_MISSING'
+  | 'CREDENTIALS_MISSING' // no secret id, or the secret does not exist
+  | 'CREDENTIALS_DENIED' // the secret (or its KMS key) may not be read by this role / user
+  | 'CREDENTIALS_UNAVAILABLE' // Secrets Manager throttled, failed or was unreachable (may be retryable)
   | 'CREDENTIALS_INVALID' // the secret exists but is not {"clientId","clientSecret"}
   | 'AUTH_REJECTED' // token endpoint 401: check the secret
   | 'AUTH_FORBIDDEN' // token endpoint 403: client not permitted; retrying will not help

@@ -1,5 +1,5 @@
 /**
- * The run manifest (CONTRACT §4): written last, read by downstream jobs and by the next run's email
+ * The run manifest (docs/export.md, "Manifest"): written last, read by downstream jobs and by the next run's email
  * (for deltas). One zod schema; the type is derived from it.
  */
 import * as z from 'zod/mini';

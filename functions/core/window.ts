@@ -1,11 +1,12 @@
 /**
- * Report windows (CONTRACT §2): which dates a run covers, computed from the scheduled instant in the
+ * Report windows (docs/config.md, "Windows"): which dates a run covers, computed from the scheduled instant in the
  * schedule's IANA timezone. All arithmetic is on local calendar dates (luxon), so DST changes, month
  * ends, leap days and year ends need no special cases: "yesterday" is the local date before today's.
  */
 import { DateTime } from 'luxon';
 import { ExporterError } from './errors';
 import type { Window } from './manifest';
+import { type FixedWindow, isFixedWindow, lastNDays } from './window-kinds';
 
 /**
  * The inclusive date window for `window` (e.g. `last-7-days`) as of `scheduledTime` in `timezone`.
@@ -29,20 +30,21 @@ export function computeWindow(window: string, scheduledTime: string | Date, time
     timezone,
   });
 
-  if (window === 'yesterday') return range(yesterday, yesterday);
-  const lastN = /^last-(\d+)-days$/.exec(window);
-  if (lastN) return range(today.minus({ days: Number(lastN[1]) }), yesterday);
-  if (window === 'previous-week') {
-    // luxon weeks are ISO weeks: they start on Monday.
-    const start = today.startOf('week').minus({ weeks: 1 });
-    return range(start, start.plus({ days: 6 }));
-  }
-  if (window === 'previous-month') return previousMonth(today, range);
-  if (window === 'month-to-date') {
+  const fixed: Record<FixedWindow, () => Window> = {
+    yesterday: () => range(yesterday, yesterday),
+    'previous-week': () => {
+      // luxon weeks are ISO weeks: they start on Monday.
+      const start = today.startOf('week').minus({ weeks: 1 });
+      return range(start, start.plus({ days: 6 }));
+    },
+    'previous-month': () => previousMonth(today, range),
     // On the 1st there is nothing of this month yet: report the whole previous month instead.
-    if (today.day === 1) return previousMonth(today, range);
-    return range(today.startOf('month'), yesterday);
-  }
+    'month-to-date': () =>
+      today.day === 1 ? previousMonth(today, range) : range(today.startOf('month'), yesterday),
+  };
+  if (isFixedWindow(window)) return fixed[window]();
+  const n = lastNDays(window);
+  if (n !== undefined) return range(today.minus({ days: n }), yesterday);
   throw new ExporterError('CONFIG_INVALID', `unknown window "${window}"`);
 }
 

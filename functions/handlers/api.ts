@@ -8,6 +8,7 @@ import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
 import type { Config } from '#core/config/schema';
+import { createHttp } from '#http';
 import { log } from './wiring';
 
 /** API retries seen by this container's client; the Export handler reports the difference per call. */
@@ -33,6 +34,7 @@ export function apiClient(cfg: Config, invocationTimeLeftMs: () => number): Repo
   const share = Math.max(1, Math.floor(cfg.api.concurrency / Number(process.env.MAP_CONCURRENCY ?? '1')));
   api ??= createApiClient({
     ...apiOptionsOf(cfg.api),
+    http: createHttp,
     credentials: createCredentialsProvider({ secretId: cfg.api.credentialsSecret, log }),
     concurrency: share,
     deadlineMs: () => timeLeftMs() - API_RESERVE_MS,

@@ -23,7 +23,6 @@ export const handler = async (event: unknown, context: LambdaContext): Promise<E
     api: apiClient(config, () => context.getRemainingTimeInMillis()),
     sink: exportSink(),
     log,
-    now: () => new Date(),
     timeLeftMs: () => context.getRemainingTimeInMillis(),
     onProgress: (p) => {
       last = { pages: p.pages, rows: p.rows };

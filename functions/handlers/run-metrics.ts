@@ -1,9 +1,10 @@
 /**
- * The handlers' CloudWatch metrics (Powertools EMF, namespace `ReportExporter`, dimension
- * `service=report-exporter`), named as the dashboard in `infra/constructs/monitoring.ts` reads them.
+ * The handlers' CloudWatch metrics (Powertools EMF), under the names `./metric-names` owns for both
+ * the handlers and the dashboard and alarms in `infra/constructs/monitoring.ts`.
  */
 import type { Manifest } from '#core/manifest';
 import type { ExportStepResult } from '#core/run/types';
+import { METRIC } from './metric-names';
 import { MetricUnit, metrics } from './wiring';
 
 export interface StepCounts {
@@ -15,26 +16,26 @@ export interface StepCounts {
 
 /** One Export step: rows, pages and API retries of this step alone, its duration, continue/failed. */
 export function recordStep(counts: StepCounts, result: ExportStepResult): void {
-  metrics.addMetric('rows', MetricUnit.Count, counts.rows);
-  metrics.addMetric('pages', MetricUnit.Count, counts.pages);
-  metrics.addMetric('retries', MetricUnit.Count, counts.retries);
-  metrics.addMetric('exportDuration', MetricUnit.Milliseconds, counts.durationMs);
-  if (result.status === 'continue') metrics.addMetric('continuations', MetricUnit.Count, 1);
+  metrics.addMetric(METRIC.rows, MetricUnit.Count, counts.rows);
+  metrics.addMetric(METRIC.pages, MetricUnit.Count, counts.pages);
+  metrics.addMetric(METRIC.retries, MetricUnit.Count, counts.retries);
+  metrics.addMetric(METRIC.exportDuration, MetricUnit.Milliseconds, counts.durationMs);
+  if (result.status === 'continue') metrics.addMetric(METRIC.continuations, MetricUnit.Count, 1);
   else if (result.outcome.manifest.status === 'failed')
-    metrics.addMetric('reportsFailed', MetricUnit.Count, 1);
+    metrics.addMetric(METRIC.reportsFailed, MetricUnit.Count, 1);
   metrics.publishStoredMetrics();
 }
 
 /** One finished run: completed, not succeeded, rows exported, reports failed. */
 export function recordRun(manifest: Manifest): void {
   const failed = manifest.reports.filter((r) => r.status === 'failed').length;
-  metrics.addMetric('runsCompleted', MetricUnit.Count, 1);
-  metrics.addMetric('runsNotSucceeded', MetricUnit.Count, manifest.status === 'succeeded' ? 0 : 1);
+  metrics.addMetric(METRIC.runsCompleted, MetricUnit.Count, 1);
+  metrics.addMetric(METRIC.runsNotSucceeded, MetricUnit.Count, manifest.status === 'succeeded' ? 0 : 1);
   metrics.addMetric(
-    'rowsExported',
+    METRIC.rowsExported,
     MetricUnit.Count,
     manifest.reports.reduce((n, r) => n + r.rowCount, 0),
   );
-  metrics.addMetric('reportsFailedInRun', MetricUnit.Count, failed);
+  metrics.addMetric(METRIC.reportsFailedInRun, MetricUnit.Count, failed);
   metrics.publishStoredMetrics();
 }

@@ -14,6 +14,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Config } from '#core/config/schema';
 import type { Log, LogFields } from '#core/log';
+import { METRICS_NAMESPACE, SERVICE } from './metric-names';
 
 /** Replaced by esbuild `define` in the deployed bundle; a `globalThis` property when run from source. */
 declare const __REPORT_EXPORTER_CONFIG__: string | undefined;
@@ -24,9 +25,8 @@ export interface LambdaContext {
   readonly awsRequestId?: string;
 }
 
-export const SERVICE = 'report-exporter';
 export const logger = new Logger({ serviceName: SERVICE });
-export const metrics = new Metrics({ namespace: 'ReportExporter', serviceName: SERVICE });
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE });
 export { MetricUnit };
 
 /** The core's narrow Log interface on the Powertools logger (structured JSON, secret-free fields). */

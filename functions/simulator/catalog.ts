@@ -4,7 +4,7 @@
  * lists follow its availability rules (tracking/affiliate only on campaigns, creators and the
  * instance summary; platforms/performance smaller; over-time narrower).
  */
-import type { Route } from '#core/config/routes';
+import type { Route } from './routes';
 
 export const PLATFORMS = ['instagram', 'tiktok', 'youtube', 'facebook'] as const;
 export type Platform = (typeof PLATFORMS)[number];

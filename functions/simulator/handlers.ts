@@ -3,12 +3,13 @@
  * (aggregate routes). Errors use a plain `application/json` body `{message, title, detail}` on
  * purpose: the API document leaves the format open and clients must cope with that.
  */
-import { ROUTE_SPECS, type Route } from '#core/config/routes';
 import type { Cursors } from './cursor';
+import { DEFAULT_DIALECT, type Dialect, pageBody, strictProblem } from './dialect';
 import type { Engine } from './engine';
 import { drawEmptyPage, type Faults } from './faults';
 import { hash32, hashString } from './prng';
 import { parseQuery, type Query, type QueryError } from './query';
+import { type Route, SIM_ROUTE_SPECS } from './routes';
 
 export interface Reply {
   status: number;
@@ -22,6 +23,7 @@ export interface DataContext {
   faults: Faults;
   seed: number;
   seq: number;
+  dialect: Dialect;
 }
 
 /** A data-route error in the simulator's (deliberately non-problem+json) format. */
@@ -51,18 +53,27 @@ const queryHash = (q: Query) =>
   );
 
 /** Parses the query for `route` against the engine's world; shared with the ground truth. */
-export function queryFor(engine: Engine, route: Route, params: URLSearchParams): Query | QueryError {
+export function queryFor(
+  engine: Engine,
+  route: Route,
+  params: URLSearchParams,
+  dialect: Dialect = DEFAULT_DIALECT,
+): Query | QueryError {
   const w = engine.world;
-  return parseQuery(route, params, {
-    instanceIds: w.instances.map((i) => i.id),
-    boundCount: w.boundInstances,
-  });
+  return parseQuery(
+    route,
+    params,
+    { instanceIds: w.instances.map((i) => i.id), boundCount: w.boundInstances },
+    dialect,
+  );
 }
 
 export function handleData(route: Route, params: URLSearchParams, ctx: DataContext): Reply {
-  const q = queryFor(ctx.engine, route, params);
+  const strict = strictProblem(route, params, ctx.dialect, ctx.faults.limitCap);
+  if (strict !== null) return dataError(400, 'Invalid request', strict);
+  const q = queryFor(ctx.engine, route, params, ctx.dialect);
   if (isError(q)) return dataError(q.status, q.title, q.detail, q.extra);
-  if (!ROUTE_SPECS[route].paged) {
+  if (!SIM_ROUTE_SPECS[route].paged) {
     const rows = ctx.engine.groupedRows(q);
     return { status: 200, body: { data: route === 'instances/performance' ? rows[0] : rows } };
   }
@@ -93,8 +104,9 @@ function page(q: Query, params: URLSearchParams, ctx: DataContext): Reply {
     pageNo = state.page;
   }
   const cursorAt = (pos: number) => ctx.cursors.encode({ query: qh, position: pos, page: pageNo + 1 });
+  const body = (data: unknown[], cursor: string | null | undefined) => pageBody(data, cursor, ctx.dialect);
   if (drawEmptyPage(ctx.seed, ctx.seq, ctx.faults)) {
-    return { status: 200, body: { data: [], nextCursor: cursorAt(position) } };
+    return { status: 200, body: body([], cursorAt(position)) };
   }
   let rows: unknown[];
   let next: number | null;
@@ -105,17 +117,9 @@ function page(q: Query, params: URLSearchParams, ctx: DataContext): Reply {
     rows = all.slice(position, position + limit);
     next = position + limit < all.length ? position + limit : null;
   }
-  if (ctx.faults.repeatCursor && sent) return { status: 200, body: { data: rows, nextCursor: sent } };
-  if (next !== null) return { status: 200, body: { data: rows, nextCursor: cursorAt(next) } };
-  // the last page says "no more" in one of the three ways the contract allows, fixed per query
+  if (ctx.faults.repeatCursor && sent) return { status: 200, body: body(rows, sent) };
+  if (next !== null) return { status: 200, body: body(rows, cursorAt(next)) };
+  // the last page says "no more" in one of three ways (null, absent, ""), fixed per query
   const style = hash32(ctx.seed, qh, 31) % 3;
-  return {
-    status: 200,
-    body:
-      style === 0
-        ? { data: rows, nextCursor: null }
-        : style === 1
-          ? { data: rows }
-          : { data: rows, nextCursor: '' },
-  };
+  return { status: 200, body: body(rows, style === 0 ? null : style === 1 ? undefined : '') };
 }

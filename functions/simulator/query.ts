@@ -2,8 +2,9 @@
  * Parsing and validating a data route's query string into a `Query`, or the error the route
  * answers. Arrays are accepted in all three formats (repeat, comma, brackets).
  */
-import { ROUTE_SPECS, type Route } from '#core/config/routes';
 import { CONTENT_TYPES, PLATFORMS, validMetrics } from './catalog';
+import { DEFAULT_DIALECT, type Dialect, readArray } from './dialect';
+import { type Route, SIM_ROUTE_SPECS } from './routes';
 import { dayOf } from './world';
 
 export interface Query {
@@ -28,20 +29,9 @@ export interface QueryError {
   extra?: Record<string, unknown>;
 }
 
-/** All values of an array parameter, whichever of the three formats the client used. */
-export function arrayParam(params: URLSearchParams, name: string): string[] | undefined {
-  const raw = [...params.getAll(name), ...params.getAll(`${name}[]`)];
-  if (raw.length === 0) return undefined;
-  const values = raw
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
-  return [...new Set(values)];
-}
-
 const ISO = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_DAYS = 400;
-const METRICS_REQUIRED = (route: Route) => ROUTE_SPECS[route].metrics === 'required';
+const METRICS_REQUIRED = (route: Route) => SIM_ROUTE_SPECS[route].metrics === 'required';
 
 export interface ScopeInfo {
   instanceIds: readonly string[];
@@ -49,17 +39,23 @@ export interface ScopeInfo {
 }
 
 /** Validates `params` for `route`; `scope` lists instance ids, the first `boundCount` bound. */
-export function parseQuery(route: Route, params: URLSearchParams, scope: ScopeInfo): Query | QueryError {
+export function parseQuery(
+  route: Route,
+  params: URLSearchParams,
+  scope: ScopeInfo,
+  dialect: Dialect = DEFAULT_DIALECT,
+): Query | QueryError {
+  const array = (name: string) => readArray(params, name, dialect);
   const bad = (title: string, detail: string, extra?: Record<string, unknown>): QueryError => ({
     status: 400,
     title,
     detail,
     ...(extra ? { extra } : {}),
   });
-  if (arrayParam(params, 'reportingGroupIds') !== undefined || params.has('reportingGroupIds')) {
+  if (array('reportingGroupIds') !== undefined || params.has('reportingGroupIds')) {
     return bad('Unsupported parameter', 'reportingGroupIds was removed in v2 and is not accepted.');
   }
-  const spec = ROUTE_SPECS[route];
+  const spec = SIM_ROUTE_SPECS[route];
   let startDate = '';
   let endDate = '';
   if (spec.baseFilters) {
@@ -103,7 +99,7 @@ export function parseQuery(route: Route, params: URLSearchParams, scope: ScopeIn
     return bad('Invalid parameter', `dateBasis must be post_date or performance_date, got "${basis}".`);
   }
   const filter = { ...(platform ? { platform } : {}), ...(contentType ? { contentType } : {}) };
-  let metrics = spec.metrics === 'forbidden' ? [] : (arrayParam(params, 'metrics') ?? []);
+  let metrics = spec.metrics === 'none' ? [] : (array('metrics') ?? []);
   if (metrics.length === 0 && METRICS_REQUIRED(route)) {
     return bad('Missing parameter', `metrics is required on ${route}.`, {
       validMetrics: validMetrics(route, filter),
@@ -126,7 +122,8 @@ export function parseQuery(route: Route, params: URLSearchParams, scope: ScopeIn
       );
     }
   }
-  const requested = arrayParam(params, 'instanceIds');
+  // a route that does not take instanceIds (instances) ignores them, as a lenient server would
+  const requested = spec.params.includes('instanceIds') ? array('instanceIds') : undefined;
   let instances = Array.from({ length: scope.boundCount }, (_, i) => i);
   if (requested !== undefined && requested.length > 0) {
     const outside = requested.filter((id) => {
@@ -143,7 +140,7 @@ export function parseQuery(route: Route, params: URLSearchParams, scope: ScopeIn
     }
     instances = requested.map((id) => scope.instanceIds.indexOf(id)).sort((a, b) => a - b);
   }
-  const campaignIds = arrayParam(params, 'campaignIds');
+  const campaignIds = array('campaignIds');
   return {
     route,
     startDate,

@@ -5,16 +5,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROUTES, type Route } from '#core/config/routes';
 import { Jwt } from './auth';
 import { Cursors } from './cursor';
+import { DEFAULT_DIALECT, type Dialect } from './dialect';
 import { Engine } from './engine';
 import { DEFAULT_FAULTS, drawFailure, drawSlow, type Faults } from './faults';
 import { handleData, type Reply } from './handlers';
+import { isRoute } from './routes';
 import { handleToken, simulatorCredentials } from './token';
 import { createTruth, type GroundTruth } from './truth';
 import { DEFAULT_SCALE, World } from './world';
 
+export type { Dialect } from './dialect';
 export type { Faults } from './faults';
 export type { GroundTruth } from './truth';
 
@@ -25,6 +27,8 @@ export interface SimulatorOptions {
   scale?: { postsPerDay?: number; campaigns?: number; creators?: number; instances?: number };
   latencyMs?: number;
   faults?: Partial<Faults>;
+  /** How requests are read and pages written (array encoding, strict mode, cursor location). */
+  dialect?: Partial<Dialect>;
 }
 
 export interface Credentials {
@@ -43,6 +47,7 @@ export interface Simulator {
   credentials: Credentials;
   forbiddenCredentials: Credentials;
   setFaults(f: Partial<Faults>): void;
+  setDialect(d: Partial<Dialect>): void;
   stats(): {
     requests: number;
     byStatus: Record<string, number>;
@@ -65,6 +70,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const cursors = new Cursors(seed);
   const creds = simulatorCredentials(seed);
   let faults: Faults = { ...DEFAULT_FAULTS, ...options.faults };
+  let dialect: Dialect = { ...DEFAULT_DIALECT, ...options.dialect };
   const latency = options.latencyMs ?? 0;
   const counts = {
     requests: 0,
@@ -105,7 +111,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return;
     }
     const route = url.pathname.startsWith('/v2/') ? url.pathname.slice(4).replace(/\/+$/, '') : '';
-    if (!(ROUTES as readonly string[]).includes(route)) {
+    if (!isRoute(route)) {
       bump('unknown');
       send(res, {
         status: 404,
@@ -155,7 +161,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       });
       return;
     }
-    const reply = handleData(route as Route, url.searchParams, { engine, cursors, faults, seed, seq: n });
+    const reply = handleData(route, url.searchParams, { engine, cursors, faults, seed, seq: n, dialect });
     if (failure?.kind === 'reset') {
       counts.byStatus.reset = (counts.byStatus.reset ?? 0) + 1;
       const text = JSON.stringify(reply.body);
@@ -190,6 +196,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     forbiddenCredentials: creds.forbidden,
     setFaults(f) {
       faults = { ...faults, ...f };
+    },
+    setDialect(d) {
+      dialect = { ...dialect, ...d };
     },
     stats: () => ({
       requests: counts.requests,

@@ -2,10 +2,11 @@
  * Ground truth for tests and end-to-end checks: the rows the API serves for a request, computed by
  * the same engine that serves them, and the metric allowlists.
  */
-import type { Route } from '#core/config/routes';
+
 import { validMetrics } from './catalog';
 import type { Engine } from './engine';
 import { queryFor } from './handlers';
+import type { Route } from './routes';
 
 export interface TruthQuery {
   startDate: string;

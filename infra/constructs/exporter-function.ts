@@ -100,7 +100,7 @@ export class ExporterFunction extends Construct {
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'Node.js 22 is the runtime the product is built and tested for (CONTRACT: Lambdas run Node 22); moving to 24 is a deliberate upgrade, not a drift to follow automatically',
+        'Node.js 22 is the runtime the product is built and tested for; moving to 24 is a deliberate upgrade, not a drift to follow automatically',
     });
   }
 }

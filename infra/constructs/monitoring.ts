@@ -15,14 +15,13 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { METRIC, METRICS_DIMENSIONS, METRICS_NAMESPACE, type MetricName } from '#handlers/metric-names';
 
 export interface MonitoringProps {
   readonly stateMachine: sfn.StateMachine;
   readonly functions: Readonly<Record<string, lambda.IFunction>>;
   readonly deadLetterQueue: sqs.IQueue;
   readonly alarmEmail?: string;
-  /** Namespace of the handlers' Powertools metrics. @default 'ReportExporter' */
-  readonly metricsNamespace?: string;
 }
 
 export class Monitoring extends Construct {
@@ -47,12 +46,11 @@ export class Monitoring extends Construct {
     this.topic = new sns.Topic(this, 'Alarms', { masterKey: key, enforceSSL: true });
     if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
 
-    const ns = props.metricsNamespace ?? 'ReportExporter';
-    const custom = (metricName: string, statistic = 'Sum', period = Duration.hours(1)) =>
+    const custom = (metricName: MetricName, statistic = 'Sum', period = Duration.hours(1)) =>
       new cloudwatch.Metric({
-        namespace: ns,
+        namespace: METRICS_NAMESPACE,
         metricName,
-        dimensionsMap: { service: 'report-exporter' },
+        dimensionsMap: { ...METRICS_DIMENSIONS },
         statistic,
         period,
       });
@@ -78,7 +76,7 @@ export class Monitoring extends Construct {
       // execution: the Finalize metric makes it alarm too.
       this.alarm(
         'RunsNotSucceeded',
-        custom('runsNotSucceeded', 'Sum', Duration.minutes(5)),
+        custom(METRIC.runsNotSucceeded, 'Sum', Duration.minutes(5)),
         'A report-exporter run finished partial or failed (see the manifest and the summary email)',
       ),
     ];
@@ -97,22 +95,22 @@ export class Monitoring extends Construct {
             left: [
               sm.metricFailed(hourly),
               sm.metricTimedOut(hourly),
-              custom('runsNotSucceeded'),
-              custom('reportsFailed'),
+              custom(METRIC.runsNotSucceeded),
+              custom(METRIC.reportsFailed),
             ],
           }),
         ],
         [
           new cloudwatch.GraphWidget({
             title: 'Rows exported',
-            left: [custom('rowsExported'), custom('rows')],
-            right: [custom('pages'), custom('retries'), custom('continuations')],
+            left: [custom(METRIC.rowsExported), custom(METRIC.rows)],
+            right: [custom(METRIC.pages), custom(METRIC.retries), custom(METRIC.continuations)],
           }),
           new cloudwatch.GraphWidget({
             title: 'Duration',
             left: [
               sm.metricTime({ period: Duration.hours(1), statistic: 'Maximum' }),
-              custom('exportDuration', 'Maximum'),
+              custom(METRIC.exportDuration, 'Maximum'),
             ],
           }),
         ],

@@ -4,7 +4,7 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { bareAddress } from '#adapters/ses-mailer';
+import { bareAddress } from '#core/config/mailbox';
 import type { Config } from '#core/config/schema';
 import { recipientParameters } from '#core/email/recipients';
 import { ExportCatalog } from '../constructs/catalog';

@@ -77,6 +77,18 @@ describe('credentials provider', () => {
     expect(err.message).toContain('REPORTING_CLIENT_ID');
   });
 
+  it('says a denied read is denied (not missing) and names the permissions', async () => {
+    const { sm, provider } = setup();
+    sm.on(GetSecretValueCommand).rejects(
+      new SecretsManagerServiceException({ name: 'AccessDeniedException', $fault: 'client', $metadata: {} }),
+    );
+    const err = await rejection(provider());
+    expect(err.code).toBe('CREDENTIALS_DENIED');
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain('secretsmanager:GetSecretValue');
+    expect(err.message).toContain('kms:Decrypt');
+  });
+
   it('does not cache a failure', async () => {
     const { sm, provider } = setup();
     sm.on(GetSecretValueCommand)
@@ -85,6 +97,7 @@ describe('credentials provider', () => {
       )
       .resolves({ SecretString: SECRET });
     const err = await rejection(provider());
+    expect(err.code).toBe('CREDENTIALS_UNAVAILABLE');
     expect(err.retryable).toBe(true);
     expect(await provider()).toEqual({ clientId: 'client-7', clientSecret: CANARY });
   });

@@ -12,8 +12,6 @@ import { isExporterError } from '#core/errors';
 import { DEFAULT_FAULTS } from '#simulator/faults';
 import { type Simulator, startSimulator } from '#simulator/server';
 
-vi.mock('#http', () => import('#adapters/http-fetch'));
-
 const WINDOW = { startDate: '2026-11-02', endDate: '2026-11-08' };
 let sim: Simulator;
 
@@ -30,6 +28,7 @@ afterAll(async () => {
 function client(timeoutMs = 5_000) {
   const retries: string[] = [];
   const api = createApiClient({
+    http: createHttp,
     baseUrl: sim.baseUrl,
     credentials: async () => sim.credentials,
     pageSize: 25,

@@ -1,7 +1,7 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { bareAddress, createSesMailer } from '#adapters/ses-mailer';
+import { createSesMailer } from '#adapters/ses-mailer';
 import type { EmailMessage } from '#core/email/types';
 import { isExporterError } from '#core/errors';
 
@@ -35,13 +35,6 @@ function sesError(name: string, status: number, extra: Record<string, unknown> =
 }
 
 beforeEach(() => ses.reset());
-
-describe('bareAddress', () => {
-  it('takes the address out of a display-name mailbox and keeps a bare one', () => {
-    expect(bareAddress('Berichte Köln <reports@example.com>')).toBe('reports@example.com');
-    expect(bareAddress(' reports@example.com ')).toBe('reports@example.com');
-  });
-});
 
 describe('createSesMailer', () => {
   it('sends raw MIME with the recipients as ToAddresses and returns the MessageId', async () => {

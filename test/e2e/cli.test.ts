@@ -79,7 +79,11 @@ function cli(args: readonly string[], env: Record<string, string> = {}): Promise
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 3, faults: { rate5xx: 0.05, rate429: 0.05, retryAfterSeconds: 0 } });
+  sim = await startSimulator({
+    seed: 3,
+    dialect: { strict: true, arrayFormat: 'repeat' },
+    faults: { rate5xx: 0.05, rate429: 0.05, retryAfterSeconds: 0 },
+  });
   s3 = await startLocalS3();
   await s3.createBucket('cli-bucket');
   dir = await mkdtemp(join(tmpdir(), 'cli-'));

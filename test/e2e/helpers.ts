@@ -8,6 +8,7 @@ import type { Config, ReportConfig } from '#core/config/schema';
 import type { Log } from '#core/log';
 import type { ManifestReport, Window } from '#core/manifest';
 import { reportRequest } from '#core/run/request';
+import { createHttp } from '#http';
 import type { Simulator } from '#simulator/server';
 import { duckQuery, lit } from '../core/export/duck';
 
@@ -27,6 +28,7 @@ export async function exampleConfig(
 
 export function simulatorApi(sim: Simulator, config: Config, log?: Log): ReportingApi {
   return createApiClient({
+    http: createHttp,
     baseUrl: sim.baseUrl,
     credentials: async () => sim.credentials,
     arrayFormat: config.api.arrayFormat,
@@ -109,7 +111,7 @@ const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** Row count, sorted id set and per-metric sums of what DuckDB reads back. */
 export async function readBackSummary(source: string, m: ManifestReport): Promise<Comparison> {
   const idField = idColumn(m);
-  // metric columns are the ones after window_end (CONTRACT §4 column order)
+  // metric columns are the ones after window_end (docs/export.md column order)
   const metrics = m.columns
     .slice(m.columns.findIndex((c) => c.name === 'window_end') + 1)
     .filter((c) => c.type === 'int64' || c.type === 'double');

@@ -27,8 +27,8 @@ import { embedConfig } from '../../infra/stacks/exporter-stack';
 import { type LocalS3, startLocalS3 } from '../e2e/fauxqs';
 import { exampleConfig } from '../e2e/helpers';
 import { definitionOf } from '../infra/synth';
+import { hasMoto, type LocalServer, needMoto, startMoto, startSes } from '../support/servers';
 import { type Definition, type Invoke, runStates } from './asl';
-import { hasMoto, type LocalServer, MOTO_MISSING, startMoto, startSes } from './servers';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RUN = { scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' };
@@ -149,13 +149,6 @@ async function csvRows(bucket: string, keys: readonly string[], reportId: string
   return rows;
 }
 
-/** Skips (naming what to install) outside CI, fails in CI, when moto_server is missing. */
-function needMoto(ctx: { skip: (note?: string) => void }): void {
-  if (hasMoto) return;
-  if (process.env.CI === 'true') throw new Error(MOTO_MISSING);
-  ctx.skip(MOTO_MISSING);
-}
-
 const notPart = (k: string) => !/\/part-\d{5}\.(csv|parquet)$/.test(k);
 
 let cliManifest: Manifest;
@@ -168,7 +161,7 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   if (!hasMoto) return;
-  sim = await startSimulator({ seed: 5 });
+  sim = await startSimulator({ seed: 5, dialect: { strict: true, arrayFormat: 'repeat' } });
   [s3, moto, ses] = await Promise.all([startLocalS3(), startMoto(), startSes(ROOT)]);
   config = await exampleConfig(sim.baseUrl); // pageSize 100: the paged reports have several pages
   delete process.env.REPORTING_CLIENT_ID;

@@ -238,7 +238,9 @@ describe('least privilege', () => {
     expect(plan).toHaveLength(1);
     expect(plan[0]?.Action).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     for (const role of ['FunctionsPlanRole', 'FunctionsExportRole', 'FunctionsFinalizeRole']) {
-      for (const st of statementsOf(role)) {
+      const statements = statementsOf(role);
+      expect(statements.length, role).toBeGreaterThan(0);
+      for (const st of statements) {
         expect(list(st.Resource)).not.toContain('*');
         expect(list(st.Action).filter((a) => a.endsWith(':*'))).toEqual([]);
       }
@@ -266,9 +268,15 @@ describe('least privilege', () => {
   });
 
   it('uses no AWS managed policies on the Lambda roles', () => {
-    for (const [id, role] of Object.entries(resourcesOf(s.template, 'AWS::IAM::Role'))) {
-      if (id.startsWith('Functions')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
-    }
+    const roles = Object.entries(resourcesOf(s.template, 'AWS::IAM::Role')).filter(([id]) =>
+      /^Functions(Plan|Export|Finalize)Role/.test(id),
+    );
+    expect(roles.map(([id]) => id.replace(/Role.*/, 'Role')).sort()).toEqual([
+      'FunctionsExportRole',
+      'FunctionsFinalizeRole',
+      'FunctionsPlanRole',
+    ]);
+    for (const [, role] of roles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });
 

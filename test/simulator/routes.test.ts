@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '#simulator/server';
+import { PERFORMANCE_ROUTES } from '../support/routes';
 import { get, qs, start, WINDOW } from './helpers';
 
 let sim: Simulator;
@@ -179,14 +180,7 @@ describe('validation errors on data routes', () => {
   });
 
   it('rejects a request without metrics on each of the six performance routes', async () => {
-    for (const route of [
-      'instances/performance',
-      'instances/performance-over-time',
-      'campaigns/performance',
-      'platforms/performance',
-      'creators/performance',
-      'posts/performance',
-    ]) {
+    for (const route of PERFORMANCE_ROUTES) {
       expect((await call(route, WINDOW)).status, route).toBe(400);
     }
   });

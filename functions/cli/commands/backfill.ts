@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { createCliLog } from '#adapters/cli-log';
-import { loadConfig } from '#core/config/load';
+import { loadConfig } from '#adapters/config-file';
 import { ExporterError } from '#core/errors';
 import { occurrences } from '#core/occurrences';
 import { findSchedule } from '#core/run/lookup';

@@ -18,6 +18,7 @@ import { parseConfig } from '#core/config/load';
 import type { Config } from '#core/config/schema';
 import type { Manifest } from '#core/manifest';
 import { occurrences } from '#core/occurrences';
+import { createHttp } from '#http';
 import { startSimulator } from '#simulator/server';
 import { type ApiFactory, reportManifests, runAll } from './run';
 
@@ -50,7 +51,12 @@ export async function runDemo(outDir: string, now = new Date()): Promise<DemoRes
     const mailer = createOutboxMailer(join(outDir, 'outbox'));
     const log = createCliLog();
     const api: ApiFactory = (c, l) =>
-      createApiClient({ ...apiOptionsOf(c.api), credentials: async () => sim.credentials, log: l });
+      createApiClient({
+        ...apiOptionsOf(c.api),
+        http: createHttp,
+        credentials: async () => sim.credentials,
+        log: l,
+      });
     const manifests: Manifest[] = [];
     for (const schedule of config.schedules) {
       const [earlier, latest] = latestTwo(schedule.cron, schedule.timezone, now);

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type Command, Option } from 'commander';
 import { DateTime } from 'luxon';
 import { type CliLog, createCliLog } from '#adapters/cli-log';
+import { loadConfig } from '#adapters/config-file';
 import { createCredentialsProvider } from '#adapters/credentials';
 import { createFsSink } from '#adapters/fs-sink';
 import { createOutboxMailer } from '#adapters/outbox-mailer';
@@ -15,7 +16,6 @@ import { createSsmParameterReader } from '#adapters/ssm-parameters';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
-import { loadConfig } from '#core/config/load';
 import type { Config } from '#core/config/schema';
 import type { Mailer } from '#core/email/types';
 import { describeError, ExporterError, isExporterError } from '#core/errors';
@@ -25,6 +25,7 @@ import { findReport, findSchedule } from '#core/run/lookup';
 import { runSchedule } from '#core/run/run';
 import type { RunDeps } from '#core/run/types';
 import type { Sink } from '#core/sink';
+import { createHttp } from '#http';
 
 export type ApiFactory = (config: Config, log: Log) => ReportingApi;
 
@@ -32,6 +33,7 @@ export type ApiFactory = (config: Config, log: Log) => ReportingApi;
 export const realApi: ApiFactory = (config, log) =>
   createApiClient({
     ...apiOptionsOf(config.api),
+    http: createHttp,
     credentials: createCredentialsProvider(config.api.credentialsSecret),
     log,
   });

@@ -3,7 +3,7 @@
  * listens, its own fake demo credentials and a curl session, and closes cleanly on Ctrl-C / SIGTERM.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { type Faults, type Simulator, startSimulator } from '#simulator/server';
+import { type Dialect, type Faults, type Simulator, startSimulator } from '#simulator/server';
 
 const int = (name: string) => (v: string) => {
   if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
@@ -34,6 +34,9 @@ interface SimulateOptions {
   limitCap?: number;
   faultEmptyPage?: number;
   repeatCursor?: boolean;
+  arrayFormat: Dialect['arrayFormat'];
+  strict?: boolean;
+  cursorAt: Dialect['cursorAt'];
 }
 
 export function registerSimulate(program: Command): void {
@@ -60,6 +63,17 @@ export function registerSimulate(program: Command): void {
     .option('--limit-cap <n>', 'largest page size served', int('--limit-cap'))
     .option('--fault-empty-page <rate>', 'share of list pages that are empty but carry a cursor', rate)
     .option('--repeat-cursor', 'bug mode: return the same nextCursor forever')
+    .addOption(
+      new Option('--array-format <form>', 'the only array encoding understood (default: all three)')
+        .choices(['any', 'repeat', 'comma', 'brackets'])
+        .default('any'),
+    )
+    .option('--strict', 'answer 400 to unknown parameters, limit over the cap, another array encoding')
+    .addOption(
+      new Option('--cursor-at <field>', 'where list pages carry the next cursor')
+        .choices(['nextCursor', 'meta.nextCursor'])
+        .default('nextCursor'),
+    )
     .action(async (o: SimulateOptions) => {
       const sim = await startSimulator({
         host: o.host,
@@ -80,6 +94,7 @@ export function registerSimulate(program: Command): void {
           rateEmptyPage: o.faultEmptyPage,
           repeatCursor: o.repeatCursor,
         }),
+        dialect: { arrayFormat: o.arrayFormat, strict: o.strict === true, cursorAt: o.cursorAt },
       });
       process.stdout.write(banner(sim));
       await new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConfig } from '#core/config/load';
+import { loadConfig } from '#adapters/config-file';
 
 export function registerValidate(program: Command): void {
   program

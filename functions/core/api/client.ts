@@ -1,6 +1,7 @@
 /**
- * The Reporting API v2 client (CONTRACT §1) over `#http` (undici; Node's built-in fetch in the
- * Lambda bundles). It wires the small parts of this folder:
+ * The Reporting API v2 client (docs/api-client.md) over the HTTP capability its caller passes in
+ * (`./http`: undici for the CLI and tests, Node's built-in fetch in the Lambda bundles). It wires the
+ * small parts of this folder:
  * query (array formats, encoding), token (reuse, shared refresh), retry (policy, backoff, deadline),
  * errors (status → code and message), paginate (the paging loop), limiter (requests in flight).
  *
@@ -9,16 +10,15 @@
  * the server passes through a redactor that masks both before it is used.
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
-import { createHttp } from '#http';
 import { ExporterError } from '../errors';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
+import type { HttpFactory } from './http';
 import { createLimiter } from './limiter';
 import { parsePage } from './page';
 import { paginate } from './paginate';
 import { buildQuery, dataUrl, tokenUrl } from './query';
-import { createRedactor } from './redact';
+import { createRedactor, redactError, redactingLog } from './redact';
 import {
   DEFAULT_RETRY_POLICY,
   parseRetryAfter,
@@ -53,8 +53,8 @@ export interface ApiClientOptions {
   readonly maxRetries?: number;
   /** Backoff tuning beyond maxRetries (tests shorten it). */
   readonly retryPolicy?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
-  /** Default: the process's shared Agent from adapters/http. A given dispatcher is not closed by close(). */
-  readonly dispatcher?: Dispatcher;
+  /** Opens the client's HTTP (`#http`'s `createHttp`, or one around a test's dispatcher). */
+  readonly http: HttpFactory;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly random?: () => number;
@@ -73,19 +73,15 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   if (base.username !== '' || base.password !== '') {
     throw new ExporterError('CONFIG_INVALID', 'api.baseUrl must not carry a user name or password');
   }
-  const log = options.log ?? silentLog;
+  const redactor = createRedactor();
+  const log = redactingLog(options.log ?? silentLog, redactor);
   const events = options.events ?? {};
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const concurrency = options.concurrency ?? 4;
   const arrayFormat = options.arrayFormat ?? 'repeat';
   const pageSize = options.pageSize ?? 500;
-  const redactor = createRedactor();
-  const http = createHttp({
-    connections: concurrency,
-    timeoutMs: Math.max(timeoutMs, 1),
-    ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
-  });
+  const http = options.http({ connections: concurrency, timeoutMs: Math.max(timeoutMs, 1) });
   // near the deadline an attempt gets only the time that is left (but at least a second to try)
   const attemptTimeoutMs = () => {
     const left = options.deadlineMs?.();
@@ -129,10 +125,9 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   };
 
   const fetchToken = () =>
-    withRetries(retryContext('oauth/token'), async (attempt) => {
+    withRetries(retryContext('oauth/token'), async () => {
       const creds = await options.credentials();
       redactor.add(creds.clientSecret, true);
-      events.onRequest?.({ route: 'oauth/token', attempt });
       const res = await send({
         method: 'POST',
         url: tokenUrl(options.baseUrl),
@@ -159,9 +154,8 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       buildQuery(request, { arrayFormat, pageSize, cursor }),
     );
     const sent = { instanceIds: request.filters.instanceIds ?? [], metrics: request.metrics ?? [] };
-    return withRetries(retryContext(request.route, signal), async (attempt) => {
+    return withRetries(retryContext(request.route, signal), async () => {
       const get = (jwt: string) => {
-        events.onRequest?.({ route: request.route, attempt });
         return send({
           method: 'GET',
           url,
@@ -173,7 +167,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       const jwt = await tokens.get();
       let res = await get(jwt);
       if (res.status === 401) {
-        // exactly one re-authentication and one retry of this request (CONTRACT §1 "token reuse")
+        // exactly one re-authentication and one retry of this request (docs/api-assumptions.md)
         events.onReauth?.({ route: request.route });
         log.info('data route answered 401; re-authenticating once', { route: request.route });
         res = await get(await tokens.refresh(jwt));
@@ -197,11 +191,14 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
         startCursor: pageOptions.cursor ?? null,
         fetchPage: (cursor) => fetchPage(request, cursor, pageOptions.signal),
       });
-      for await (const page of pagesOfRequest) {
-        events.onPage?.({ route: request.route, rows: page.rows.length, index: page.index });
-        yield page;
+      try {
+        yield* pagesOfRequest;
+      } catch (err: unknown) {
+        // whatever an error carries leaves the client only once every known secret is masked
+        throw redactError(redactor, err);
       }
     },
+    redact: (value) => redactor.value(value),
     async close() {
       await http.close();
     },

@@ -1,5 +1,5 @@
 /**
- * HTTP failures → ExporterError with a stable code (CONTRACT §1 "error bodies on data routes").
+ * HTTP failures → ExporterError with a stable code (docs/api-assumptions.md: errors on data routes).
  * A message names the method, route, status and the server's own words (`title`/`detail`/`message`,
  * else the first 2 KB of text); details hold route, status and the request id a header gave. Server
  * text is untrusted: callers pass everything through the client's redactor before it leaves.

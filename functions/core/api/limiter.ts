@@ -6,10 +6,6 @@
  */
 export interface Limiter {
   run<T>(task: () => Promise<T>): Promise<T>;
-  /** Tasks running now. */
-  readonly active: number;
-  /** Tasks waiting for a slot. */
-  readonly waiting: number;
 }
 
 export function createLimiter(limit: number): Limiter {
@@ -37,12 +33,6 @@ export function createLimiter(limit: number): Limiter {
       } finally {
         release();
       }
-    },
-    get active() {
-      return active;
-    },
-    get waiting() {
-      return queue.length;
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The shape of a data-route body (CONTRACT §1 "list pages", "aggregate routes", "rows"): `data` is an
+ * The shape of a data-route body (docs/api-assumptions.md: page shape, aggregate routes, rows): `data` is an
  * array of row objects or one row object; `nextCursor` a string, null, or absent. Anything else is
  * API_BAD_RESPONSE — the rows are untrusted and checked only as far as the exporter relies on them.
  */

@@ -1,5 +1,5 @@
 /**
- * The one paging loop (CONTRACT §1 "list pages"), generic over how a page is fetched.
+ * The one paging loop (docs/api-assumptions.md: page shape, cursor), generic over how a page is fetched.
  *
  * Stop rule: a page whose `nextCursor` is null, absent or "" is the last. A page may hold fewer rows
  * than asked for — even none — and still have a next cursor, so empty pages are followed. Guards:

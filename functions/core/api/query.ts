@@ -1,12 +1,12 @@
 /**
- * The query string of a data-route request (CONTRACT §1). Written by hand rather than with
+ * The query string of a data-route request (docs/api-assumptions.md). Written by hand rather than with
  * URLSearchParams so the three array formats come out exactly as documented (`metrics[]=a`,
  * `metrics=a,b`) while every key and value — cursors with `+ / =` included — is percent-encoded.
  */
 import { ROUTE_SPECS } from '../config/routes';
 import type { ReportRequest } from './types';
 
-/** How arrays go into the query string (CONTRACT §1, configurable `api.arrayFormat`). */
+/** How arrays go into the query string (docs/api-assumptions.md; configurable `api.arrayFormat`). */
 export type ArrayFormat = 'repeat' | 'comma' | 'brackets';
 
 export interface QueryOptions {

@@ -1,5 +1,5 @@
 /**
- * The retry policy (CONTRACT §1 "retries"): 429 honours `Retry-After` (seconds or HTTP date, capped);
+ * The retry policy (docs/api-assumptions.md, "retries"): 429 honours `Retry-After` (seconds or HTTP date, capped);
  * otherwise — and for 500/502/503/504, resets and timeouts — exponential backoff with full jitter,
  * capped. Nothing else is retried. A retry never sleeps past the caller's deadline (the Lambda's
  * remaining time): when the wait would not fit, the last failure is raised at once.

@@ -1,5 +1,5 @@
 /**
- * The token manager (CONTRACT §1 "token request", "token reuse"). One token per client, reused until
+ * The token manager (docs/api-assumptions.md: token request, token expiry). One token per client, reused until
  * 5 minutes before its `exp`; concurrent callers share one in-flight token request; a data route's
  * 401 asks for a replacement of the token it used, and callers that were rejected with the same token
  * share the one re-authentication.

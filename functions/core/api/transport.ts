@@ -4,7 +4,7 @@
  * into a RetryableFailure. Statuses are left to the caller. A caller's own abort is passed through
  * untouched and never retried.
  */
-import type { Http, HttpAnswer } from '#adapters/http-types';
+import type { Http, HttpAnswer } from './http';
 import type { Limiter } from './limiter';
 import { networkError, networkFailureKind } from './network';
 import { RetryableFailure } from './retry';

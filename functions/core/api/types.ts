@@ -1,6 +1,6 @@
 /**
  * What the export pipeline needs from the Reporting API v2: pages of raw rows for one report request.
- * Implemented by `createApiClient` (undici) in `./client`.
+ * Implemented by `createApiClient` in `./client`, over the HTTP its caller passes in.
  */
 
 import type { Route } from '../config/routes';
@@ -41,7 +41,6 @@ export interface PageOptions {
 
 /** Observability hooks; all optional, all secret-free. */
 export interface ApiEvents {
-  onRequest?(info: { route: string; attempt: number }): void;
   onRetry?(info: {
     route: string;
     status: number | null;
@@ -49,7 +48,6 @@ export interface ApiEvents {
     delayMs: number;
     reason: string;
   }): void;
-  onPage?(info: { route: string; rows: number; index: number }): void;
   onReauth?(info: { route: string }): void;
 }
 
@@ -58,6 +56,12 @@ export interface ReportingApi {
   pages(request: ReportRequest, options?: PageOptions): AsyncIterable<ApiPage>;
   /** Releases sockets. */
   close(): Promise<void>;
+  /**
+   * A copy of `value` with every secret this client knows (client secret, tokens, their segments, in
+   * every encoding) masked: for text that came from the API and leaves the process another way than
+   * an error (the summary's top rows). Absent on test doubles that hold no secrets.
+   */
+  redact?<T>(value: T): T;
 }
 
 export type { ArrayFormat };

@@ -1,8 +1,8 @@
 /**
- * Reading and validating `reports.yaml`. One function for the CLI, the Lambdas and `cdk synth`, so all
- * three reject a bad config with the same, path-named list of problems.
+ * Parsing and validating `reports.yaml`. The CLI and `cdk synth` read the file through
+ * `functions/adapters/config-file.ts` and both come here, so they reject a bad config with the same,
+ * path-named list of problems. (The Lambdas never parse YAML: `cdk synth` embeds the validated config.)
  */
-import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ExporterError } from '../errors';
@@ -40,7 +40,25 @@ export function parseConfig(text: string, source = 'reports.yaml'): Config {
       details: { problems },
     });
   }
-  return validateConfig(doc.toJS(), source);
+  return validateConfig(toPlain(doc, source), source);
+}
+
+/** Aliases may expand at most this many times over the document's size (a "billion laughs" bomb). */
+const MAX_ALIAS_COUNT = 100;
+
+function toPlain(doc: ReturnType<typeof parseDocument>, source: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err: unknown) {
+    // the yaml library refuses alias expansion that would blow up (and reports aliases it cannot
+    // resolve) with a bare ReferenceError; say which file and what to do
+    const why = err instanceof Error ? err.message : String(err);
+    throw new ExporterError(
+      'CONFIG_INVALID',
+      `${source} is not a usable config: its YAML aliases (*name) expand too much or cannot be resolved (${why}); write the values out or use fewer aliases`,
+      { details: { problems: [`${source}: ${why}`] } },
+    );
+  }
 }
 
 /** Validates an already-parsed object. Throws CONFIG_INVALID listing every problem by path. */
@@ -53,18 +71,4 @@ export function validateConfig(value: unknown, source = 'reports.yaml'): Config 
     `${source} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`,
     { details: { problems } },
   );
-}
-
-export async function loadConfig(path: string): Promise<Config> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err: unknown) {
-    throw new ExporterError(
-      'CONFIG_NOT_FOUND',
-      `cannot read config "${path}": ${(err as NodeJS.ErrnoException).code ?? 'error'}; pass --config PATH`,
-      { cause: err },
-    );
-  }
-  return parseConfig(text, path);
 }

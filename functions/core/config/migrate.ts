@@ -109,7 +109,7 @@ function toReport(route: Route, query: Map<string, string[]>, dropped: string[])
       )
       .map(([key, values]) => [key, values.join(',')]),
   );
-  // Sorting is unchanged in v2 (API document §9), so sort parameters and anything else unknown
+  // Sorting is unchanged in v2 (the API document's versioning notes; docs/api-assumptions.md), so sort parameters and anything else unknown
   // are carried over verbatim; the server rejects what it does not know.
   if (Object.keys(params).length > 0) report.params = params;
   return report;

@@ -1,6 +1,6 @@
 /**
  * The nine v2 data routes, what each accepts, and how v1 paths map onto them.
- * Source: seed/reporting-api-v2.md §4 and §9, CONTRACT §1–2.
+ * Source: the provider's API document (endpoints and versioning), as read in docs/api-assumptions.md.
  */
 export const ROUTES = [
   'instances',

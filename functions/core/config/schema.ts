@@ -1,15 +1,16 @@
 /**
- * The one schema of `reports.yaml` (CONTRACT §2). Types are derived from it; the JSON Schema in
+ * The one schema of `reports.yaml` (docs/config.md). Types are derived from it; the JSON Schema in
  * `schema/reports.schema.json` is generated from it. Every rule that can be checked before a network
  * call lives here, so `validate`, `run` and `cdk synth` reject the same configs with the same messages.
  */
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
+import { windowProblem } from '../window-kinds';
 import { parseScheduleExpression } from './cron';
+import { baseUrlProblems, prefixProblem } from './locations';
 import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES } from './routes';
 
 const ID = /^[a-z0-9-]{1,40}$/;
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 /** Query parameters the exporter sets itself; `params` may not override them. */
 const MANAGED_PARAMS = [
   'startDate',
@@ -127,14 +128,7 @@ const apiSchema = z.strictObject({
     .url({ error: 'baseUrl must be an absolute URL such as https://reporting.example.com' })
     .superRefine((value, ctx) => {
       // zod runs this refinement even after .url() failed; that failure already has its message.
-      if (!URL.canParse(value)) return;
-      const url = new URL(value);
-      if (url.protocol === 'https:') return;
-      if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return;
-      ctx.addIssue({
-        code: 'custom',
-        message: `baseUrl must use https (http is allowed only for localhost and 127.0.0.1), got "${value}"`,
-      });
+      for (const message of baseUrlProblems(value)) ctx.addIssue({ code: 'custom', message });
     }),
   credentialsSecret: z
     .string()
@@ -151,8 +145,9 @@ const outputSchema = z.strictObject({
   prefix: z
     .string()
     .default('exports/')
-    .refine((p) => p === '' || (p.endsWith('/') && !p.startsWith('/')), {
-      error: 'prefix must be empty or end with "/" and not start with "/" (e.g. "exports/")',
+    .superRefine((p, ctx) => {
+      const message = prefixProblem(p);
+      if (message !== null) ctx.addIssue({ code: 'custom', message });
     }),
   formats: z
     .array(z.enum(['parquet', 'csv']))
@@ -194,13 +189,8 @@ const summarySchema = z.strictObject({
 });
 
 const windowSchema = z.string().superRefine((value, ctx) => {
-  if (['yesterday', 'previous-week', 'previous-month', 'month-to-date'].includes(value)) return;
-  const m = /^last-(\d+)-days$/.exec(value);
-  if (m && Number(m[1]) >= 1 && Number(m[1]) <= 366) return;
-  ctx.addIssue({
-    code: 'custom',
-    message: `unknown window "${value}"; use yesterday, last-N-days (1 ≤ N ≤ 366), previous-week, previous-month or month-to-date`,
-  });
+  const problem = windowProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
 
 const reportSchema = z
@@ -396,10 +386,5 @@ function strings(value: unknown): string[] {
 }
 
 export type Config = z.infer<typeof ConfigSchema>;
-export type ConfigInput = z.input<typeof ConfigSchema>;
-export type ApiConfig = Config['api'];
-export type OutputConfig = Config['output'];
-export type EmailConfig = NonNullable<Config['email']>;
 export type ScheduleConfig = Config['schedules'][number];
 export type ReportConfig = ScheduleConfig['reports'][number];
-export type OutputFormat = OutputConfig['formats'][number];

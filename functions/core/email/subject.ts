@@ -1,4 +1,4 @@
-/** The subject line: `{title}: {start} – {end}`, prefixed by run status; operators' marked as such. */
+/** The subject line (docs/email.md): `{title}: {start} – {end}`, prefixed by run status; operators' marked. */
 import type { Manifest } from '../manifest';
 import { headerSafe } from './format';
 

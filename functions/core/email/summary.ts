@@ -1,5 +1,5 @@
 /**
- * The summary emails of one run: the stakeholders' (`recipients`: the numbers, in words they use) and
+ * The summary emails of one run (docs/email.md): the stakeholders' (`recipients`: the numbers, in words they use) and
  * the operators' (`operators`: the same plus errors with codes, warnings, file locations, run ids).
  * Each is rendered once, carries the CSV attachments, and is sent in messages of ≤ 50 recipients
  * (SES v2's per-message limit).

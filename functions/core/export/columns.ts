@@ -1,5 +1,5 @@
 /**
- * Column schema of a report (CONTRACT §4): identifying fields first (the route's `idFields` order,
+ * Column schema of a report (docs/export.md, "Columns"): identifying fields first (the route's `idFields` order,
  * then others in first-seen order), `window_start`, `window_end`, then the metrics (requested order,
  * then any others the server sent, first-seen order).
  *
@@ -62,7 +62,7 @@ export function settle(kind: Kind, role: Role): ColumnType {
 }
 
 /**
- * Orders columns per §4. `idFields` from the route spec, `requested` from the report's metrics;
+ * Orders columns as docs/export.md ("Columns") describes. `idFields` from the route spec, `requested` from the report's metrics;
  * `seenFields` and `seenMetrics` are in first-seen order.
  */
 export function orderColumns(

@@ -1,5 +1,5 @@
 /**
- * Object keys (CONTRACT §4). Keys are a function of (schedule, report, format, window end), so a
+ * Object keys (docs/export.md, "Layout"). Keys are a function of (schedule, report, format, window end), so a
  * re-run writes over its own partition.
  */
 export type Format = 'parquet' | 'csv';

@@ -1,5 +1,5 @@
 /**
- * Parquet part writer on hyparquet-writer's columnar `ParquetWriter` (chosen in research/parquet.md:
+ * Parquet part writer on hyparquet-writer's columnar `ParquetWriter` (chosen by measurement, docs/export.md:
  * 55 KB, no native code or wasm, streams by row group, smallest Snappy output). Each buffered row group
  * is written as one Parquet row group; the writer's `flush()` hands the encoded bytes to the sink and
  * returns its promise, which hyparquet awaits — that is the back-pressure. Dictionary encoding is

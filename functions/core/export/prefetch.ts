@@ -43,8 +43,3 @@ export async function* readAhead<T>(
     }
   }
 }
-
-/** One page ahead (the consumer encodes page N while page N+1 is fetched). */
-export function prefetchOne<T>(source: AsyncIterable<T>, onStop: () => void): AsyncGenerator<T> {
-  return readAhead(source, 1, onStop);
-}

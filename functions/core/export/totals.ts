@@ -1,5 +1,5 @@
 /**
- * Manifest totals: exact sums of additive counters only (CONTRACT §4). A metric is additive unless
+ * Manifest totals: exact sums of additive counters only (docs/export.md, "Totals"). A metric is additive unless
  * its name says it is an average, rate, ratio, share of something, reach/frequency-like (unique
  * counts do not add across rows) or a return on investment — see `isAdditiveMetric`.
  *

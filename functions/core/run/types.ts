@@ -94,7 +94,6 @@ export interface ExportDeps {
   readonly api: ReportingApi;
   readonly sink: Sink;
   readonly log: Log;
-  readonly now: () => Date;
   /** Milliseconds left before the step must stop and return a checkpoint (Lambda); absent = no limit. */
   readonly timeLeftMs?: () => number;
   readonly onProgress?: (progress: ExportProgress) => void;

@@ -7,9 +7,10 @@ import { closeHttpAgent } from '#adapters/http';
 import { type ApiClientOptions, createApiClient } from '#core/api/client';
 import type { ApiPage, ArrayFormat, ReportRequest } from '#core/api/types';
 import type { Route } from '#core/config/routes';
-import { type ExporterError, isExporterError } from '#core/errors';
+import { createHttp } from '#http';
 import { DEFAULT_FAULTS } from '#simulator/faults';
 import { type Simulator, startSimulator } from '#simulator/server';
+import { collect, failure } from '../../support/pages';
 import { recordingLog, recordingSleep } from './helpers';
 
 const WINDOW = { startDate: '2026-11-02', endDate: '2026-11-08' };
@@ -44,6 +45,7 @@ function client(over: Partial<ApiClientOptions> = {}) {
   const reauths: string[] = [];
   const retries: Array<{ status: number | null; delayMs: number; reason: string }> = [];
   const api = createApiClient({
+    http: createHttp,
     baseUrl: sim.baseUrl,
     credentials: async () => sim.credentials,
     pageSize: 20,
@@ -57,22 +59,6 @@ function client(over: Partial<ApiClientOptions> = {}) {
     ...over,
   });
   return { api, log, reauths, retries };
-}
-
-async function collect(pages: AsyncIterable<ApiPage>): Promise<ApiPage[]> {
-  const out: ApiPage[] = [];
-  for await (const p of pages) out.push(p);
-  return out;
-}
-
-async function failure(pages: AsyncIterable<ApiPage>): Promise<ExporterError> {
-  try {
-    await collect(pages);
-  } catch (err: unknown) {
-    if (isExporterError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected the export to fail');
 }
 
 const rowsOf = (pages: ApiPage[]) => pages.flatMap((p) => p.rows);

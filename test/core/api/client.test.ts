@@ -1,12 +1,13 @@
 /**
  * The client against a scripted API on undici's MockAgent, with a fake clock and a recording sleep:
- * every rule of CONTRACT §1 that can be pinned down exactly.
+ * every rule of docs/api-assumptions.md that can be pinned down exactly.
  */
 import { Agent, errors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClientOptions, createApiClient } from '#core/api/client';
 import type { ApiPage, ReportRequest } from '#core/api/types';
-import { type ExporterError, isExporterError } from '#core/errors';
+import { createHttp } from '#http';
+import { collect, failure } from '../../support/pages';
 import {
   fakeClock,
   makeJwt,
@@ -77,7 +78,7 @@ function setup(
   const client = createApiClient({
     baseUrl: ORIGIN,
     credentials: async () => CREDS,
-    dispatcher: api.agent,
+    http: (pool) => createHttp({ ...pool, dispatcher: api.agent }),
     now: clock.now,
     sleep,
     random: () => 0.5,
@@ -95,22 +96,6 @@ function setup(
   });
   cleanups.push(() => api.agent.close());
   return { api, client, clock, waits, log, events };
-}
-
-async function collect(pages: AsyncIterable<ApiPage>): Promise<ApiPage[]> {
-  const out: ApiPage[] = [];
-  for await (const p of pages) out.push(p);
-  return out;
-}
-
-async function failure(pages: AsyncIterable<ApiPage>): Promise<ExporterError> {
-  try {
-    await collect(pages);
-  } catch (err: unknown) {
-    if (isExporterError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected the export to fail');
 }
 
 describe('token', () => {
@@ -561,7 +546,7 @@ describe('secrets', () => {
 
   it('refuses a base URL that carries a user name or password', () => {
     expect(() =>
-      createApiClient({ baseUrl: 'https://u:p@api.test', credentials: async () => CREDS }),
+      createApiClient({ baseUrl: 'https://u:p@api.test', http: createHttp, credentials: async () => CREDS }),
     ).toThrow(/must not carry a user name or password/);
   });
 });
@@ -577,7 +562,7 @@ describe('concurrency', () => {
     const client = createApiClient({
       baseUrl: server.baseUrl,
       credentials: async () => CREDS,
-      dispatcher,
+      http: (pool) => createHttp({ ...pool, dispatcher }),
       concurrency: 3,
     });
     const routes = [

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseConfig } from '#core/config/load';
+import { loadConfig } from '#adapters/config-file';
+import { parseConfig } from '#core/config/load';
 import { ExporterError } from '#core/errors';
 import { baseConfig, problemsOf } from './helpers';
 

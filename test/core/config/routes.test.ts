@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES, V1_PATHS } from '#core/config/routes';
+import { PERFORMANCE_ROUTES } from '../../support/routes';
 import { problemsOf, REPORT, withReport } from './helpers';
-
-const PERFORMANCE_ROUTES = [
-  'instances/performance',
-  'instances/performance-over-time',
-  'campaigns/performance',
-  'platforms/performance',
-  'creators/performance',
-  'posts/performance',
-] as const;
 
 describe('report route', () => {
   it('rejects an unknown route and lists the nine v2 routes', () => {

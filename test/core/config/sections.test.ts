@@ -94,7 +94,7 @@ describe('output', () => {
 
   it.each(['exports', '/exports/'])('rejects the prefix "%s"', (prefix) => {
     expect(problemsOf({ ...baseConfig(), output: { prefix } })).toEqual([
-      'output.prefix: prefix must be empty or end with "/" and not start with "/" (e.g. "exports/")',
+      `output.prefix: prefix must be empty or end with "/" and not start with "/" (e.g. "exports/"), got "${prefix}"`,
     ]);
   });
 });

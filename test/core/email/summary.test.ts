@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { composeMime } from '#core/email/mime';
 import { deliverSummary, renderSummary } from '#core/email/summary';
-import type { EmailMessage, Mailer } from '#core/email/types';
+import type { EmailMessage } from '#core/email/types';
 import { isExporterError } from '#core/errors';
+import { recordingMailer } from '../../support/mailer';
 import {
   CSV_KEY,
   config,
@@ -12,17 +13,6 @@ import {
   summaryInput,
   TOP_CREATORS,
 } from './fixtures';
-
-function recordingMailer(): Mailer & { sent: EmailMessage[] } {
-  const sent: EmailMessage[] = [];
-  return {
-    sent,
-    send: async (m) => {
-      sent.push(m);
-      return `id-${sent.length}`;
-    },
-  };
-}
 
 const HOSTILE = `<script>window.__pwned=1</script><img src=x onerror="alert('x')"> &amp; "q" 🚀`;
 

@@ -31,7 +31,6 @@ function deps(over: Partial<ExportDeps> & { api: ExportDeps['api'] }): ExportDep
   return {
     sink: createFsSink(dir),
     log: silentLog,
-    now: () => new Date(),
     tuning: { rowGroupRows: 40 },
     ...over,
   };

@@ -55,3 +55,20 @@ export function postRows(n: number, seed = 1): ApiRow[] {
     metrics: { likes: (i * 7919) % 1000, shares: i % 3 === 0 ? null : i, engagementRate: (i % 10) / 10 },
   }));
 }
+
+/** A weekly schedule (previous-week, Europe/Berlin) of two platforms reports, `a` with a KPI. */
+export function weeklyConfig(): Config {
+  return parseConfig(`
+api: { baseUrl: http://127.0.0.1:1, credentialsSecret: s }
+email: { from: Reports <reports@example.com> }
+schedules:
+  - id: weekly
+    cron: "0 8 ? * MON *"
+    timezone: Europe/Berlin
+    window: previous-week
+    recipients: [team@example.com]
+    reports:
+      - { id: a, route: platforms/performance, metrics: [likes], summary: { kpis: [likes] } }
+      - { id: b, route: platforms/performance, metrics: [likes] }
+`);
+}

@@ -3,15 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSink } from '#adapters/fs-sink';
-import { parseConfig } from '#core/config/load';
-import type { EmailMessage, Mailer } from '#core/email/types';
 import { silentLog } from '#core/log';
 import type { Manifest, ManifestReport } from '#core/manifest';
 import { finalizeRun, previousManifest } from '#core/run/finalize';
 import { planRun } from '#core/run/plan';
 import { runSchedule } from '#core/run/run';
 import type { Sink } from '#core/sink';
-import { pagedApi, postRows, postsConfig } from './fakes';
+import { recordingMailer } from '../../support/mailer';
+import { pagedApi, postRows, postsConfig, weeklyConfig } from './fakes';
 
 let dir: string;
 beforeEach(async () => {
@@ -21,19 +20,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const CONFIG = parseConfig(`
-api: { baseUrl: http://127.0.0.1:1, credentialsSecret: s }
-email: { from: Reports <reports@example.com> }
-schedules:
-  - id: weekly
-    cron: "0 8 ? * MON *"
-    timezone: Europe/Berlin
-    window: previous-week
-    recipients: [team@example.com]
-    reports:
-      - { id: a, route: platforms/performance, metrics: [likes], summary: { kpis: [likes] } }
-      - { id: b, route: platforms/performance, metrics: [likes] }
-`);
+const CONFIG = weeklyConfig();
 
 function report(id: string, status: 'succeeded' | 'failed', likes: number): ManifestReport {
   return {
@@ -48,39 +35,6 @@ function report(id: string, status: 'succeeded' | 'failed', likes: number): Mani
     files: [],
   };
 }
-
-function recordingMailer(): Mailer & { sent: EmailMessage[] } {
-  const sent: EmailMessage[] = [];
-  return {
-    sent,
-    send: async (m) => {
-      sent.push(m);
-      return `id-${sent.length}`;
-    },
-  };
-}
-
-describe('planRun', () => {
-  it('computes the window in the schedule timezone and plans the asked reports only', () => {
-    const plan = planRun(
-      CONFIG,
-      { scheduleId: 'weekly', scheduledTime: '2026-11-23T07:00:00Z', reportIds: ['b'] },
-      { now: () => new Date(0), newRunId: () => 'r' },
-    );
-    expect(plan.window).toEqual({ start: '2026-11-16', end: '2026-11-22', timezone: 'Europe/Berlin' });
-    expect(plan.tasks.map((t) => t.reportId)).toEqual(['b']);
-  });
-
-  it('rejects an unknown report id with the ids that exist', () => {
-    expect(() =>
-      planRun(
-        CONFIG,
-        { scheduleId: 'weekly', scheduledTime: '2026-11-23T07:00:00Z', reportIds: ['x'] },
-        { now: () => new Date(), newRunId: () => 'r' },
-      ),
-    ).toThrow(/unknown report "x".*a, b/);
-  });
-});
 
 describe('finalizeRun', () => {
   it('writes a partial manifest in plan order and mails the summary once', async () => {

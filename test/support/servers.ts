@@ -1,12 +1,19 @@
-/** Local AWS stand-ins for the handler end-to-end test (not a test file): moto_server and aws-ses-v2-local. */
+/** Local AWS stand-ins for tests (not a test file): moto_server and aws-ses-v2-local on loopback. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { freePort } from '../support/ports';
+import { freePort } from './ports';
 
 export const hasMoto = spawnSync('sh', ['-c', 'command -v moto_server'], { encoding: 'utf8' }).status === 0;
 export const MOTO_MISSING = 'moto_server is not on PATH: pip install "moto[server]"';
+
+/** Skips (naming what to install) outside CI, fails in CI, when moto_server is missing. */
+export function needMoto(ctx: { skip: (note?: string) => void }): void {
+  if (hasMoto) return;
+  if (process.env.CI === 'true') throw new Error(MOTO_MISSING);
+  ctx.skip(MOTO_MISSING);
+}
 
 export interface LocalServer {
   readonly endpoint: string;
@@ -35,7 +42,7 @@ function stopper(child: ChildProcess): () => Promise<void> {
   };
 }
 
-/** moto_server on loopback (Secrets Manager, EventBridge and SQS for this test). */
+/** moto_server on loopback (Secrets Manager, SSM, Glue, EventBridge, SQS …). */
 export async function startMoto(): Promise<LocalServer> {
   const port = await freePort();
   const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });

@@ -1,0 +1,19 @@
+/** Reads `reports.yaml` from disk for the CLI and `cdk synth`; parsing and validation are the core's. */
+import { readFile } from 'node:fs/promises';
+import { parseConfig } from '#core/config/load';
+import type { Config } from '#core/config/schema';
+import { ExporterError } from '#core/errors';
+
+export async function loadConfig(path: string): Promise<Config> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err: unknown) {
+    throw new ExporterError(
+      'CONFIG_NOT_FOUND',
+      `cannot read config "${path}": ${(err as NodeJS.ErrnoException).code ?? 'error'}; pass --config PATH`,
+      { cause: err },
+    );
+  }
+  return parseConfig(text, path);
+}
