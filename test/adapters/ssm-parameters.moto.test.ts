@@ -7,21 +7,15 @@ import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSsmParameterReader } from '#adapters/ssm-parameters';
 import { deliverSummary } from '#core/email/summary';
-import type { EmailMessage } from '#core/email/types';
 import { isExporterError } from '#core/errors';
 import { config, summaryInput } from '../core/email/fixtures';
-import { hasMoto, type LocalServer, MOTO_MISSING, startMoto } from '../handlers/servers';
+import { recordingMailer } from '../support/mailer';
+import { hasMoto, type LocalServer, needMoto, startMoto } from '../support/servers';
 
 const ENV = { AWS_REGION: 'eu-central-1', AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing' };
 const saved: Record<string, string | undefined> = {};
 let moto: LocalServer | undefined;
 let admin: SSMClient;
-
-function needMoto(ctx: { skip: (note?: string) => void }): void {
-  if (hasMoto) return;
-  if (process.env.CI === 'true') throw new Error(MOTO_MISSING);
-  ctx.skip(MOTO_MISSING);
-}
 
 const put = (Name: string, Value: string, Type: 'String' | 'StringList' | 'SecureString') =>
   admin.send(new PutParameterCommand({ Name, Value, Type, Overwrite: true }));
@@ -47,19 +41,6 @@ afterAll(async () => {
   await moto?.stop();
 });
 
-function recording(): { mailer: { send: (m: EmailMessage) => Promise<string> }; sent: EmailMessage[] } {
-  const sent: EmailMessage[] = [];
-  return {
-    sent,
-    mailer: {
-      send: async (m) => {
-        sent.push(m);
-        return 'id';
-      },
-    },
-  };
-}
-
 describe('recipient lists from SSM (moto_server)', () => {
   it('sends to the addresses of a StringList and a String parameter beside a literal address, read at send time', async (ctx) => {
     needMoto(ctx);
@@ -72,16 +53,16 @@ describe('recipient lists from SSM (moto_server)', () => {
       },
       readParameter: createSsmParameterReader(),
     });
-    const first = recording();
-    await deliverSummary(input, first.mailer);
+    const first = recordingMailer();
+    await deliverSummary(input, first);
     expect(first.sent.map((m) => [m.audience, m.to])).toEqual([
       ['stakeholders', ['brand@example.com', 'cmo@example.com', 'literal@example.com']],
       ['operators', ['ops@example.com']],
     ]);
 
     await put('/report-exporter/weekly/recipients', 'new-lead@example.com', 'StringList');
-    const second = recording();
-    await deliverSummary(input, second.mailer);
+    const second = recordingMailer();
+    await deliverSummary(input, second);
     expect(second.sent[0]?.to).toEqual(['new-lead@example.com', 'literal@example.com']);
   });
 

@@ -82,4 +82,13 @@ describe('demo', () => {
     expect(html).toMatch(/[▲▼] [+-][\d,]+ \([+-]\d+\.\d%\) vs 9–15 Nov/);
     expect(html).not.toContain('no earlier run');
   });
+
+  it('draws the monthly over-time report as 31 bars in date order', async () => {
+    const html = await readFile(
+      join(result.outDir, 'outbox', '003-monthly-account-overview-2026-10-01-2026-10-31.html'),
+      'utf8',
+    );
+    const days = [...html.matchAll(/valign="bottom" title="(\d+) Oct: /g)].map((m) => Number(m[1]));
+    expect(days).toEqual(Array.from({ length: 31 }, (_, i) => i + 1));
+  });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { composeMime } from '#core/email/mime';
 import { deliverSummary, renderSummary } from '#core/email/summary';
 import type { EmailMessage } from '#core/email/types';
+import { recordingMailer } from '../../support/mailer';
 import { config, creatorsReport, manifest, postsReport, summaryInput } from './fixtures';
 
 const ERROR =
@@ -87,13 +88,8 @@ describe('stakeholders and operators', () => {
   it('sends the operators their email even when the schedule has no stakeholders; global list unless the schedule has its own', async () => {
     const { config: cfg, schedule } = config();
     if (!cfg.email) throw new Error('fixture has no email section');
-    const sent: EmailMessage[] = [];
-    const mailer = {
-      send: async (m: EmailMessage) => {
-        sent.push(m);
-        return 'id';
-      },
-    };
+    const mailer = recordingMailer();
+    const { sent } = mailer;
     const withOps = { ...cfg, email: { ...cfg.email, operators: ['global-ops@example.com'] } };
     await deliverSummary(
       summaryInput({ config: withOps, schedule: { ...schedule, recipients: [] } }),

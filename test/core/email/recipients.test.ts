@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '#core/config/load';
 import { recipientParameters, resolveRecipients } from '#core/email/recipients';
 import { deliverSummary } from '#core/email/summary';
-import type { EmailMessage } from '#core/email/types';
 import { isExporterError } from '#core/errors';
+import { recordingMailer } from '../../support/mailer';
 import { config, summaryInput } from './fixtures';
 
 const reader = (values: Record<string, string>) => {
@@ -49,13 +49,8 @@ describe('resolveRecipients', () => {
     const { schedule } = config();
     const values = { '/re/weekly': 'first@example.com' };
     const r = reader(values);
-    const sent: EmailMessage[] = [];
-    const mailer = {
-      send: async (m: EmailMessage) => {
-        sent.push(m);
-        return 'id';
-      },
-    };
+    const mailer = recordingMailer();
+    const { sent } = mailer;
     const input = summaryInput({
       schedule: { ...schedule, recipients: ['ssm:/re/weekly'] },
       readParameter: r.read,
