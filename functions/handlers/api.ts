@@ -24,14 +24,18 @@ let api: ReportingApi | undefined;
 let timeLeftMs: () => number = () => Number.POSITIVE_INFINITY;
 
 /**
- * The container's API client. Several Export Lambdas run at once (the Map's `maxConcurrency`, env
- * `MAP_CONCURRENCY`), so each gets its share of `api.concurrency`, keeping a run within that bound.
+ * The container's API client. Several Export Lambdas run at once (the Map's `maxConcurrency`,
+ * `mapConcurrency`), so each gets its share of `api.concurrency`, keeping a run within that bound.
  * `invocationTimeLeftMs` is this invocation's remaining time: attempts and retry sleeps never pass it
  * (less the reserve).
  */
-export function apiClient(cfg: Config, invocationTimeLeftMs: () => number): ReportingApi {
+export function apiClient(
+  cfg: Config,
+  mapConcurrency: number,
+  invocationTimeLeftMs: () => number,
+): ReportingApi {
   timeLeftMs = invocationTimeLeftMs;
-  const share = Math.max(1, Math.floor(cfg.api.concurrency / Number(process.env.MAP_CONCURRENCY ?? '1')));
+  const share = Math.max(1, Math.floor(cfg.api.concurrency / mapConcurrency));
   api ??= createApiClient({
     ...apiOptionsOf(cfg.api),
     http: createHttp,

@@ -35,8 +35,8 @@ export function completedDetail(manifest: Manifest, bucket: string, key: string)
 
 let client: EventBridgeClient | undefined;
 
-/** Puts the event on the bus named by `EVENT_BUS_NAME` (default bus when unset). */
-export async function publishCompleted(detail: CompletedDetail): Promise<void> {
+/** Puts the event on `eventBus` (the Finalize handler's `EVENT_BUS_NAME`). */
+export async function publishCompleted(detail: CompletedDetail, eventBus: string): Promise<void> {
   client ??= new EventBridgeClient({});
   const out = await client.send(
     new PutEventsCommand({
@@ -45,7 +45,7 @@ export async function publishCompleted(detail: CompletedDetail): Promise<void> {
           Source: EVENT_SOURCE,
           DetailType: EVENT_DETAIL_TYPE,
           Detail: JSON.stringify(detail),
-          EventBusName: process.env.EVENT_BUS_NAME || 'default',
+          EventBusName: eventBus,
         },
       ],
     }),
@@ -63,18 +63,18 @@ export async function publishCompleted(detail: CompletedDetail): Promise<void> {
 export async function finalizeAndAnnounce(
   finalize: () => Promise<FinalizeResult>,
   sink: Sink,
-  bucket: string,
+  to: { readonly bucket: string; readonly eventBus: string },
   manifestKey: string,
 ): Promise<FinalizeResult> {
   try {
     const result = await finalize();
-    await publishCompleted(completedDetail(result.manifest, bucket, result.manifestKey));
+    await publishCompleted(completedDetail(result.manifest, to.bucket, result.manifestKey), to.eventBus);
     return result;
   } catch (err: unknown) {
     if (isExporterError(err, 'EMAIL_FAILED')) {
       const body = await sink.getObject(manifestKey);
       const manifest = body ? ManifestSchema.parse(JSON.parse(new TextDecoder().decode(body))) : null;
-      if (manifest) await publishCompleted(completedDetail(manifest, bucket, manifestKey));
+      if (manifest) await publishCompleted(completedDetail(manifest, to.bucket, manifestKey), to.eventBus);
     }
     throw err;
   }

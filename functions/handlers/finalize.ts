@@ -7,10 +7,11 @@ import { createSsmParameterReader } from '#adapters/ssm-parameters';
 import { manifestKey } from '#core/export/keys';
 import { finalizeRun } from '#core/run/finalize';
 import { finalizeAndAnnounce } from './completed-event';
+import { finalizeEnv } from './env';
 import { exportSink, summaryMailer } from './io';
 import { FinalizeInputSchema, toOutcomes } from './payloads';
 import { recordRun } from './run-metrics';
-import { log, logger, requiredEnv, runtimeConfig } from './wiring';
+import { lambdaHandler, log, logger, runtimeConfig } from './wiring';
 
 /** `ssm:/path` recipient lists, read at send time (only Finalize carries the SSM client). */
 const readParameter = createSsmParameterReader();
@@ -22,19 +23,23 @@ export interface FinalizeOutput {
   readonly emailed: number;
 }
 
-export const handler = async (event: unknown): Promise<FinalizeOutput> => {
-  const { plan, ...rest } = FinalizeInputSchema.parse(event);
-  const config = runtimeConfig();
-  logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });
-  const sink = exportSink();
-  const deps = { sink, mailer: summaryMailer(config), readParameter, log, now: () => new Date() };
-  const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
-  const { manifest, emailed } = await finalizeAndAnnounce(
-    () => finalizeRun(config, plan, toOutcomes(config, { plan, ...rest }), deps),
-    sink,
-    requiredEnv('BUCKET_NAME'),
-    key,
-  );
-  recordRun(manifest);
-  return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
-};
+export const handler = lambdaHandler(
+  async (event: unknown): Promise<FinalizeOutput> => {
+    const { plan, ...rest } = FinalizeInputSchema.parse(event);
+    const config = runtimeConfig();
+    logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });
+    const env = finalizeEnv();
+    const sink = exportSink(env.BUCKET_NAME);
+    const deps = { sink, mailer: summaryMailer(config), readParameter, log, now: () => new Date() };
+    const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
+    const { manifest, emailed } = await finalizeAndAnnounce(
+      () => finalizeRun(config, plan, toOutcomes(config, { plan, ...rest }), deps),
+      sink,
+      { bucket: env.BUCKET_NAME, eventBus: env.EVENT_BUS_NAME },
+      key,
+    );
+    recordRun(manifest);
+    return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
+  },
+  { metrics: true },
+);

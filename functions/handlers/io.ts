@@ -1,18 +1,17 @@
 /**
  * The outside world of the Export and Finalize handlers, created once per container: the S3 sink on
- * `BUCKET_NAME` and the SES mailer. The API client is in `./api` (only Export carries the HTTP code).
+ * the stack's bucket and the SES mailer. The API client is in `./api` (only Export carries the HTTP code).
  */
 import { createS3Sink } from '#adapters/s3-sink';
 import { createSesMailer } from '#adapters/ses-mailer';
 import type { Config } from '#core/config/schema';
 import type { Mailer } from '#core/email/types';
 import type { Sink } from '#core/sink';
-import { requiredEnv } from './wiring';
 
 let sink: Sink | undefined;
-/** The S3 sink on the bucket named by `BUCKET_NAME` (client from the SDK's default chain). */
-export function exportSink(): Sink {
-  sink ??= createS3Sink(requiredEnv('BUCKET_NAME'));
+/** The S3 sink on `bucket` (the handler's `BUCKET_NAME`; client from the SDK's default chain). */
+export function exportSink(bucket: string): Sink {
+  sink ??= createS3Sink(bucket);
   return sink;
 }
 
@@ -22,10 +21,4 @@ export function summaryMailer(cfg: Config): Mailer | null {
   if (!cfg.email) return null;
   mailer ??= createSesMailer();
   return mailer;
-}
-
-/** Optional tuning from the environment (tests shorten the continuation margin). */
-export function safetyMarginMs(): number | undefined {
-  const raw = process.env.SAFETY_MARGIN_MS;
-  return raw === undefined ? undefined : Number(raw);
 }

@@ -1,6 +1,7 @@
 /**
  * The handlers' CloudWatch metrics (Powertools EMF), under the names `./metric-names` owns for both
- * the handlers and the dashboard and alarms in `infra/constructs/monitoring.ts`.
+ * the handlers and the dashboard and alarms in `infra/constructs/monitoring.ts`. They are flushed by
+ * the Powertools middleware of `lambdaHandler` when the invocation ends.
  */
 import type { Manifest } from '#core/manifest';
 import type { ExportStepResult } from '#core/run/types';
@@ -23,7 +24,6 @@ export function recordStep(counts: StepCounts, result: ExportStepResult): void {
   if (result.status === 'continue') metrics.addMetric(METRIC.continuations, MetricUnit.Count, 1);
   else if (result.outcome.manifest.status === 'failed')
     metrics.addMetric(METRIC.reportsFailed, MetricUnit.Count, 1);
-  metrics.publishStoredMetrics();
 }
 
 /** One finished run: completed, not succeeded, rows exported, reports failed. */
@@ -37,5 +37,4 @@ export function recordRun(manifest: Manifest): void {
     manifest.reports.reduce((n, r) => n + r.rowCount, 0),
   );
   metrics.addMetric(METRIC.reportsFailedInRun, MetricUnit.Count, failed);
-  metrics.publishStoredMetrics();
 }

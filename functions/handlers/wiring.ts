@@ -11,7 +11,11 @@
  * same global is set on `globalThis` before the handlers are called.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import type { Config } from '#core/config/schema';
 import type { Log, LogFields } from '#core/log';
 import { METRICS_NAMESPACE, SERVICE } from './metric-names';
@@ -19,10 +23,27 @@ import { METRICS_NAMESPACE, SERVICE } from './metric-names';
 /** Replaced by esbuild `define` in the deployed bundle; a `globalThis` property when run from source. */
 declare const __REPORT_EXPORTER_CONFIG__: string | undefined;
 
-/** The parts of the Lambda context the handlers use. */
+/** The parts of the Lambda context the handlers use (tests pass just these). */
 export interface LambdaContext {
   getRemainingTimeInMillis(): number;
   readonly awsRequestId?: string;
+}
+
+/**
+ * A Lambda entry point the way Powertools documents it (Middy): the Lambda context (request id,
+ * function name, cold start) in every log line with per-invocation keys reset, and — with
+ * `metrics: true` — the invocation's metrics flushed when it returns or throws.
+ */
+export function lambdaHandler<R>(
+  fn: (event: unknown, context: LambdaContext) => Promise<R>,
+  options: { readonly metrics: boolean },
+): (event: unknown, context: LambdaContext) => Promise<R> {
+  // the core watches the deadline itself (continuation checkpoints), so Middy's early timeout is off
+  const wrapped = middy<unknown, R, Error, Context>(fn, { timeoutEarlyInMillis: 0 }).use(
+    injectLambdaContext(logger, { resetKeys: true }),
+  );
+  const handler = options.metrics ? wrapped.use(logMetrics(metrics)) : wrapped;
+  return (event, context) => handler(event, context as Context);
 }
 
 export const logger = new Logger({ serviceName: SERVICE });
@@ -56,11 +77,4 @@ function isConfigShaped(json: unknown): json is Config {
   if (typeof json !== 'object' || json === null) return false;
   const { api, output, schedules } = json as Partial<Record<keyof Config, unknown>>;
   return typeof api === 'object' && api !== null && typeof output === 'object' && Array.isArray(schedules);
-}
-
-/** The value of a required environment variable (bucket name and the like; never a secret). */
-export function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`environment variable ${name} is not set`);
-  return value;
 }

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -40,6 +41,12 @@ export interface ExporterFunctionProps {
   readonly environment?: Readonly<Record<string, string>>;
   /** @default logs.RetentionDays.ONE_MONTH */
   readonly logRetention?: logs.RetentionDays;
+  /** Run in these subnets of a VPC (egress through their NAT). @default no VPC */
+  readonly vpc?: {
+    readonly vpc: ec2.IVpc;
+    readonly subnets: readonly ec2.ISubnet[];
+    readonly securityGroups?: readonly ec2.ISecurityGroup[];
+  };
 }
 
 export class ExporterFunction extends Construct {
@@ -75,6 +82,13 @@ export class ExporterFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(30),
       role: this.role,
       logGroup: this.logGroup,
+      ...(props.vpc
+        ? {
+            vpc: props.vpc.vpc,
+            vpcSubnets: { subnets: [...props.vpc.subnets] },
+            ...(props.vpc.securityGroups ? { securityGroups: [...props.vpc.securityGroups] } : {}),
+          }
+        : {}),
       loggingFormat: lambda.LoggingFormat.JSON,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
@@ -97,10 +111,36 @@ export class ExporterFunction extends Construct {
         define: { __REPORT_EXPORTER_CONFIG__: JSON.stringify(props.embeddedConfig) },
       },
     });
+    if (props.vpc) this.allowVpcNetworking();
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
         'Node.js 22 is the runtime the product is built and tested for; moving to 24 is a deliberate upgrade, not a drift to follow automatically',
+    });
+  }
+
+  /**
+   * What Lambda needs to attach the function to the subnets (the actions of the AWS managed
+   * AWSLambdaVPCAccessExecutionRole, inline so the role stays free of managed policies).
+   */
+  private allowVpcNetworking(): void {
+    this.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: [
+          'ec2:CreateNetworkInterface',
+          'ec2:DescribeNetworkInterfaces',
+          'ec2:DescribeSubnets',
+          'ec2:DeleteNetworkInterface',
+          'ec2:AssignPrivateIpAddresses',
+          'ec2:UnassignPrivateIpAddresses',
+        ],
+        resources: ['*'],
+      }),
+    );
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'The ENI actions Lambda uses to place the function in its VPC subnets (those of AWSLambdaVPCAccessExecutionRole) do not support resource-level permissions for Describe*, and the ENI ids are not known in advance',
     });
   }
 }

@@ -5,12 +5,15 @@
  * the SSM parameters the config names as recipient lists, and puts events on the one bus. Plan needs nothing but its log group.
  */
 import { Arn, Duration, Stack, Validations } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ExporterFunction } from './exporter-function';
+import { BUCKET_WRITE_KEY_ACTIONS, kmsViaService, SECRET_KEY_ACTIONS } from './kms-grants';
+import { nagBucketArn } from './storage';
 
 export interface ExportFunctionsProps {
   readonly embeddedConfig: string;
@@ -26,6 +29,19 @@ export interface ExportFunctionsProps {
   readonly eventBusName?: string;
   /** The Map's maxConcurrency: Export Lambdas split `api.concurrency` between them. */
   readonly mapConcurrency: number;
+  /** ARN of the customer-managed key encrypting the secret (Export may decrypt through Secrets Manager). */
+  readonly secretKeyArn?: string;
+  /** ARN of the bucket's SSE-KMS key (Export and Finalize may use it through S3). */
+  readonly bucketKeyArn?: string;
+  /** Place the Export Lambda (the only one calling the API) in these private subnets. */
+  readonly exportVpc?: ExportVpcPlacement;
+}
+
+export interface ExportVpcPlacement {
+  readonly vpc: ec2.IVpc;
+  readonly subnets: readonly ec2.ISubnet[];
+  /** @default a new security group: all outbound, no inbound */
+  readonly securityGroups?: readonly ec2.ISecurityGroup[];
 }
 
 export class ExportFunctions extends Construct {
@@ -53,6 +69,7 @@ export class ExportFunctions extends Construct {
       timeout: Duration.minutes(15),
       memorySize: 1024,
       environment: { BUCKET_NAME: bucketName, MAP_CONCURRENCY: String(props.mapConcurrency) },
+      ...(props.exportVpc ? { vpc: props.exportVpc } : {}),
     });
     const finalize = new ExporterFunction(this, 'Finalize', {
       ...common,
@@ -81,6 +98,16 @@ export class ExportFunctions extends Construct {
       new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [objects] }),
     );
     finalize.role.addToPolicy(list);
+    if (props.secretKeyArn) {
+      exporter.role.addToPolicy(
+        kmsViaService(stack, props.secretKeyArn, 'secretsmanager', SECRET_KEY_ACTIONS),
+      );
+    }
+    if (props.bucketKeyArn) {
+      for (const fn of [exporter, finalize]) {
+        fn.role.addToPolicy(kmsViaService(stack, props.bucketKeyArn, 's3', BUCKET_WRITE_KEY_ACTIONS));
+      }
+    }
     if (props.sesIdentity) {
       finalize.role.addToPolicy(
         new iam.PolicyStatement({
@@ -113,7 +140,7 @@ export class ExportFunctions extends Construct {
     );
     for (const fn of [exporter, finalize]) {
       Validations.of(fn.role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${this.nagBucketArn(props.bucket)}/${props.prefix}*]`,
+        id: `AwsSolutions-IAM5[Resource::${nagBucketArn(props.bucket)}/${props.prefix}*]`,
         reason: `Object keys are computed per run (schedule/report/format/dt=window end/part-N); the grant is limited to the export prefix "${props.prefix}" of the one bucket`,
       });
     }
@@ -121,12 +148,5 @@ export class ExportFunctions extends Construct {
     this.export = exporter.function;
     this.finalize = finalize.function;
     this.all = [plan, exporter, finalize];
-  }
-
-  /** The bucket ARN as nag writes it: `<StorageExports1234.Arn>`, or an imported bucket's literal ARN. */
-  private nagBucketArn(bucket: s3.IBucket): string {
-    const child = bucket.node.defaultChild as { logicalId?: string } | undefined;
-    if (child?.logicalId) return `<${Stack.of(this).resolve(child.logicalId)}.Arn>`;
-    return `arn:<AWS::Partition>:s3:::${bucket.bucketName}`;
   }
 }

@@ -2,13 +2,16 @@
  * One deployment of report-exporter for one config: bucket, secret reference, the three Lambdas,
  * the workflow, one schedule per config schedule, the Glue catalog and the operations kit.
  */
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { bareAddress } from '#core/config/mailbox';
 import type { Config } from '#core/config/schema';
 import { recipientParameters } from '#core/email/recipients';
 import { ExportCatalog } from '../constructs/catalog';
-import { ExportFunctions } from '../constructs/functions';
+import { ExportConsumers } from '../constructs/consumers';
+import { ExportFunctions, type ExportVpcPlacement } from '../constructs/functions';
 import { Monitoring } from '../constructs/monitoring';
 import { ExportSchedules } from '../constructs/schedules';
 import { referenceSecret } from '../constructs/secret';
@@ -39,14 +42,26 @@ export class ExporterStack extends Stack {
   readonly schedules: ExportSchedules;
   readonly catalog: ExportCatalog;
   readonly monitoring: Monitoring;
+  readonly consumers: ExportConsumers;
 
   constructor(scope: Construct, id: string, props: ExporterStackProps) {
     super(scope, id, props);
     const { config } = props;
     const mapConcurrency = props.mapConcurrency ?? Math.min(4, config.api.concurrency);
 
+    const { deploy } = config;
+    for (const [key, value] of Object.entries(deploy.tags)) Tags.of(this).add(key, value);
+
     const existingBucketName = props.existingBucketName ?? config.output.bucketName;
-    this.storage = new ExportStorage(this, 'Storage', existingBucketName ? { existingBucketName } : {});
+    this.storage = new ExportStorage(this, 'Storage', {
+      ...(existingBucketName ? { existingBucketName } : {}),
+      removalPolicy: deploy.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+      ...(deploy.bucketKmsKeyArn
+        ? { encryptionKey: kms.Key.fromKeyArn(this, 'BucketKey', deploy.bucketKmsKeyArn) }
+        : {}),
+      ...(deploy.retention ? { retention: deploy.retention } : {}),
+      prefix: config.output.prefix,
+    });
     const bucket = this.storage.bucket;
     const sesIdentity = props.sesIdentity ?? (config.email ? bareAddress(config.email.from) : undefined);
     this.functions = new ExportFunctions(this, 'Functions', {
@@ -57,6 +72,9 @@ export class ExporterStack extends Stack {
       ...(sesIdentity ? { sesIdentity } : {}),
       recipientParameters: recipientParameters(config),
       mapConcurrency,
+      ...(deploy.secretKmsKeyArn ? { secretKeyArn: deploy.secretKmsKeyArn } : {}),
+      ...(deploy.bucketKmsKeyArn ? { bucketKeyArn: deploy.bucketKmsKeyArn } : {}),
+      ...(deploy.vpc ? { exportVpc: this.vpcPlacement(deploy.vpc) } : {}),
     });
     this.workflow = new ExportWorkflow(this, 'Workflow', {
       plan: this.functions.plan,
@@ -84,9 +102,43 @@ export class ExporterStack extends Stack {
       ...(config.operations.alarmEmail ? { alarmEmail: config.operations.alarmEmail } : {}),
     });
 
+    this.consumers = new ExportConsumers(this, 'Consumers', {
+      bucket,
+      prefix: config.output.prefix,
+      databaseName: this.catalog.databaseName,
+      athenaWorkgroup: deploy.athenaWorkgroup,
+      ...(deploy.bucketKmsKeyArn ? { bucketKeyArn: deploy.bucketKmsKeyArn } : {}),
+    });
+
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     new CfnOutput(this, 'StateMachineArn', { value: this.workflow.stateMachine.stateMachineArn });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
     new CfnOutput(this, 'GlueDatabase', { value: this.catalog.databaseName });
+    new CfnOutput(this, 'ConsumerPolicyArn', {
+      value: this.consumers.policy.managedPolicyArn,
+      description: 'Attach to the roles that read the exports and query them in Athena',
+    });
+    if (this.consumers.workgroup) {
+      new CfnOutput(this, 'AthenaWorkgroup', { value: this.consumers.workgroup.ref });
+    }
+  }
+
+  /** `deploy.vpc` as constructs: the VPC, its private subnets and security groups (no lookups). */
+  private vpcPlacement(vpc: NonNullable<Config['deploy']['vpc']>): ExportVpcPlacement {
+    const imported = ec2.Vpc.fromVpcAttributes(this, 'Vpc', {
+      vpcId: vpc.vpcId,
+      availabilityZones: this.availabilityZones,
+    });
+    return {
+      vpc: imported,
+      subnets: vpc.subnetIds.map((id, i) => ec2.Subnet.fromSubnetId(this, `Subnet${i}`, id)),
+      ...(vpc.securityGroupIds
+        ? {
+            securityGroups: vpc.securityGroupIds.map((id, i) =>
+              ec2.SecurityGroup.fromSecurityGroupId(this, `SecurityGroup${i}`, id),
+            ),
+          }
+        : {}),
+    };
   }
 }

@@ -1,11 +1,27 @@
 /**
  * The handlers' metrics as CloudWatch receives them (Powertools EMF on stdout): namespace, the
- * `service` dimension and the names the dashboard in infra/constructs/monitoring.ts reads.
+ * `service` dimension and the names the dashboard in infra/constructs/monitoring.ts reads, flushed
+ * by the Powertools middleware of `lambdaHandler` when an invocation returns or throws.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest } from '#core/manifest';
 import type { ExportStepResult } from '#core/run/types';
 import { recordRun, recordStep } from '#handlers/run-metrics';
+import { lambdaHandler } from '#handlers/wiring';
+
+const CONTEXT = { getRemainingTimeInMillis: () => 60_000, awsRequestId: 'req-1' };
+
+/** Runs `record` inside a handler the way the Lambdas do, so the middleware flushes what it added. */
+async function invoke(record: () => void, fail = false): Promise<void> {
+  const handler = lambdaHandler(
+    async () => {
+      record();
+      if (fail) throw new Error('step failed');
+    },
+    { metrics: true },
+  );
+  await handler({}, CONTEXT).catch(() => undefined);
+}
 
 type Emf = {
   _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] };
@@ -41,9 +57,9 @@ const task = {
 };
 
 describe('handler metrics', () => {
-  it('records an export step: rows, pages, retries, duration and a continuation', () => {
+  it('records an export step: rows, pages, retries, duration and a continuation', async () => {
     const result: ExportStepResult = { status: 'continue', task, checkpoint: {} };
-    recordStep({ rows: 200, pages: 2, retries: 1, durationMs: 1234 }, result);
+    await invoke(() => recordStep({ rows: 200, pages: 2, retries: 1, durationMs: 1234 }, result));
     const [emf] = emitted();
     expect(emf?._aws.CloudWatchMetrics[0]).toMatchObject({
       Namespace: 'ReportExporter',
@@ -59,7 +75,7 @@ describe('handler metrics', () => {
     });
   });
 
-  it('records a finished run with the rows of all reports and whether it succeeded', () => {
+  it('records a finished run with the rows of all reports and whether it succeeded', async () => {
     const report = (rowCount: number, status: 'succeeded' | 'failed') => ({
       reportId: `r${rowCount}`,
       route: 'posts/performance',
@@ -82,7 +98,7 @@ describe('handler metrics', () => {
       status: 'partial',
       reports: [report(10, 'succeeded'), report(0, 'failed')],
     };
-    recordRun(manifest);
+    await invoke(() => recordRun(manifest));
     expect(emitted()[0]).toMatchObject({
       runsCompleted: 1,
       runsNotSucceeded: 1,
@@ -90,4 +106,23 @@ describe('handler metrics', () => {
       reportsFailedInRun: 1,
     });
   });
+
+  it('flushes what was recorded when the invocation throws', async () => {
+    await invoke(() => recordRun({ ...baseManifest(), reports: [] }), true);
+    expect(emitted()[0]).toMatchObject({ runsCompleted: 1, runsNotSucceeded: 0 });
+  });
 });
+
+function baseManifest(): Manifest {
+  return {
+    manifestVersion: 1,
+    scheduleId: 's',
+    runId: 'r',
+    scheduledTime: task.scheduledTime,
+    window: task.window,
+    startedAt: task.scheduledTime,
+    finishedAt: task.scheduledTime,
+    status: 'succeeded',
+    reports: [],
+  };
+}

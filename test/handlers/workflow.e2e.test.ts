@@ -38,11 +38,13 @@ const BUNDLE_BUCKET = 'bundle-exports';
 const REGION = 'eu-central-1';
 const PAYLOAD_LIMIT = 256 * 1024;
 
+type LambdaContext = { getRemainingTimeInMillis(): number };
 type Handlers = {
-  plan: (e: unknown) => Promise<RunPlan>;
-  export: (e: unknown, c: { getRemainingTimeInMillis(): number }) => Promise<ExportStepResult>;
+  plan: (e: unknown, c: LambdaContext) => Promise<RunPlan>;
+  export: (e: unknown, c: LambdaContext) => Promise<ExportStepResult>;
   finalize: (
     e: unknown,
+    c: LambdaContext,
   ) => Promise<{ manifestKey: string; manifestLocation: string; status: string; emailed: number }>;
 };
 
@@ -111,8 +113,8 @@ async function runWorkflow(
   const invoke: Invoke = async (resource, input) => {
     largestPayload = Math.max(largestPayload, JSON.stringify(input).length);
     let out: unknown;
-    if (resource.includes('Plan')) out = plan = await h.plan(input);
-    else if (resource.includes('Finalize')) out = await h.finalize(input);
+    if (resource.includes('Plan')) out = plan = await h.plan(input, context);
+    else if (resource.includes('Finalize')) out = await h.finalize(input, context);
     else {
       const result = await h.export(input, context);
       if (result.status === 'done') outcomes.push(result.outcome);
@@ -244,7 +246,14 @@ afterAll(async () => {
   rmSync(outdir, { recursive: true, force: true });
 });
 
-describe('handlers end to end (Plan → Export loop → Finalize)', () => {
+/** `npm run test:node22` runs this file on the Lambda runtime's Node and sets the major it expects. */
+const NODE_MAJOR = process.versions.node.split('.')[0];
+
+describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${process.versions.node}`, () => {
+  it('runs on the Node major version it was started for (22 under npm run test:node22)', () => {
+    expect(NODE_MAJOR).toBe(process.env.E2E_NODE_MAJOR ?? NODE_MAJOR);
+  });
+
   it('continues the paged reports over several steps, with payloads far below the Step Functions limit', (ctx) => {
     needMoto(ctx);
     const total = Object.values(small.continues).reduce((a, b) => a + b, 0);
@@ -352,7 +361,12 @@ describe('handlers end to end (Plan → Export loop → Finalize)', () => {
     const key = small.finalized.manifestKey;
     const refused = () => Promise.reject(new ExporterError('EMAIL_FAILED', 'SES did not send the summary'));
     await expect(
-      finalizeAndAnnounce(refused, createS3Sink(HANDLER_BUCKET), HANDLER_BUCKET, key),
+      finalizeAndAnnounce(
+        refused,
+        createS3Sink(HANDLER_BUCKET),
+        { bucket: HANDLER_BUCKET, eventBus: 'default' },
+        key,
+      ),
     ).rejects.toThrow(/SES did not send/);
     const events = await drainEvents();
     expect(events).toHaveLength(1);

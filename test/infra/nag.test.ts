@@ -50,6 +50,9 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-IAM5', // state machine: Plan function versions
         'AwsSolutions-IAM5', // state machine: Export function versions
         'AwsSolutions-IAM5', // state machine: Finalize function versions
+        'AwsSolutions-IAM5', // consumer policy: export prefix
+        'AwsSolutions-IAM5', // consumer policy: Athena results prefix
+        'AwsSolutions-IAM5', // consumer policy: the database's tables
         'AwsSolutions-L1',
         'AwsSolutions-L1',
         'AwsSolutions-L1',

@@ -293,9 +293,9 @@ describe('bucket', () => {
         ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
       },
       LifecycleConfiguration: {
-        Rules: [
+        Rules: Match.arrayWith([
           Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
-        ],
+        ]),
       },
       LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'exports-bucket/' }),
     });

@@ -7,6 +7,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { windowProblem } from '../window-kinds';
 import { parseScheduleExpression } from './cron';
+import { deploySchema } from './deploy-schema';
 import { baseUrlProblems, prefixProblem } from './locations';
 import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES } from './routes';
 
@@ -345,6 +346,7 @@ export const ConfigSchema = z
       .strictObject({ alarmEmail: emailAddress.optional() })
       .default({})
       .describe('Deploy only: where alarms are sent'),
+    deploy: deploySchema,
     schedules: z.array(scheduleSchema).min(1, { error: 'the config needs at least one schedule' }),
   })
   .superRefine((config, ctx) => {
@@ -388,3 +390,4 @@ function strings(value: unknown): string[] {
 export type Config = z.infer<typeof ConfigSchema>;
 export type ScheduleConfig = Config['schedules'][number];
 export type ReportConfig = ScheduleConfig['reports'][number];
+export type { DeployConfig } from './deploy-schema';
