@@ -9,6 +9,8 @@
  * - `fetch`: the same pages through the same client and concurrency, parsed and discarded.
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
+import { createEncoderPool } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
 import { createApiClient } from '#core/api/client';
 import { validateConfig } from '#core/config/load';
@@ -29,100 +31,113 @@ interface Job {
   tasks: { start: string; end: string }[];
   outDir: string;
   rowGroupRows?: number;
+  /** `worker` (default, as the CLI and the Lambda run): the encoder worker pool; `inline`: this thread. */
+  encoder?: 'worker' | 'inline';
+  /** Encoder workers (default: the pool's, one per spare core). */
+  workers?: number;
 }
 
-const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+// The encoder pool re-enters this bundle as its worker: only the main thread runs the job.
+if (isMainThread) await main(JSON.parse(process.argv[2] ?? '{}') as Job);
 
-const config = validateConfig({
-  api: {
+async function main(job: Job): Promise<void> {
+  const config = validateConfig({
+    api: {
+      baseUrl: job.baseUrl,
+      credentialsSecret: 'bench/unused',
+      pageSize: job.pageSize,
+      concurrency: job.concurrency,
+    },
+    output: { prefix: 'exports/', formats: ['parquet', 'csv'] },
+    schedules: [
+      {
+        id: 'bench',
+        cron: '0 8 * * ? *',
+        window: 'yesterday',
+        reports: job.tasks.map((_, i) => ({
+          id: `posts-${i}`,
+          route: 'posts/performance',
+          metrics: job.metrics,
+          summary: { kpis: ['likes'], topBy: 'likes', topN: 10 },
+        })),
+      },
+    ],
+  });
+  const schedule = config.schedules[0];
+  if (!schedule) throw new Error('no schedule');
+
+  const api = createApiClient({
+    http: createHttp,
     baseUrl: job.baseUrl,
-    credentialsSecret: 'bench/unused',
+    credentials: async () => ({ clientId: job.clientId, clientSecret: job.clientSecret }),
     pageSize: job.pageSize,
     concurrency: job.concurrency,
-  },
-  output: { prefix: 'exports/', formats: ['parquet', 'csv'] },
-  schedules: [
-    {
-      id: 'bench',
-      cron: '0 8 * * ? *',
-      window: 'yesterday',
-      reports: job.tasks.map((_, i) => ({
-        id: `posts-${i}`,
-        route: 'posts/performance',
-        metrics: job.metrics,
-        summary: { kpis: ['likes'], topBy: 'likes', topN: 10 },
-      })),
-    },
-  ],
-});
-const schedule = config.schedules[0];
-if (!schedule) throw new Error('no schedule');
+  });
+  const sink = createFsSink(job.outDir);
+  const encoder =
+    job.encoder === 'inline'
+      ? undefined
+      : createEncoderPool(job.workers === undefined ? {} : { workers: job.workers });
 
-const api = createApiClient({
-  http: createHttp,
-  baseUrl: job.baseUrl,
-  credentials: async () => ({ clientId: job.clientId, clientSecret: job.clientSecret }),
-  pageSize: job.pageSize,
-  concurrency: job.concurrency,
-});
-const sink = createFsSink(job.outDir);
-
-const cpu0 = process.cpuUsage();
-const elu0 = performance.eventLoopUtilization();
-const delay = monitorEventLoopDelay({ resolution: 10 });
-delay.enable();
-const t0 = performance.now();
-let rows = 0;
-let pages = 0;
-const results = await Promise.all(
-  job.tasks.map(async (t, i) => {
-    const report = schedule.reports[i];
-    if (!report) throw new Error('no report');
-    const window = { start: t.start, end: t.end, timezone: 'UTC' };
-    if (job.mode === 'fetch') {
-      for await (const page of api.pages(reportRequest(report, window))) {
-        rows += page.rows.length;
-        pages += 1;
+  const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const t0 = performance.now();
+  let rows = 0;
+  let pages = 0;
+  const results = await Promise.all(
+    job.tasks.map(async (t, i) => {
+      const report = schedule.reports[i];
+      if (!report) throw new Error('no report');
+      const window = { start: t.start, end: t.end, timezone: 'UTC' };
+      if (job.mode === 'fetch') {
+        for await (const page of api.pages(reportRequest(report, window))) {
+          rows += page.rows.length;
+          pages += 1;
+        }
+        return 'done';
       }
-      return 'done';
-    }
-    const task = {
-      runId: 'bench',
-      scheduleId: 'bench',
-      reportId: report.id,
-      scheduledTime: `${t.end}T08:00:00Z`,
-      window,
-    };
-    const result = await exportReportStep(config, task, null, {
-      api,
-      sink,
-      log: silentLog,
-      ...(job.rowGroupRows ? { tuning: { rowGroupRows: job.rowGroupRows } } : {}),
-    });
-    if (result.status !== 'done') throw new Error('export paused');
-    const m = result.outcome.manifest;
-    if (m.status !== 'succeeded') throw new Error(`export failed: ${m.error}`);
-    rows += m.rowCount;
-    pages += m.pages;
-    return m.status;
-  }),
-);
-const wallMs = performance.now() - t0;
-const cpu = process.cpuUsage(cpu0);
-const elu = performance.eventLoopUtilization(elu0);
-delay.disable();
-await api.close();
-process.stdout.write(
-  `${JSON.stringify({
-    wallMs,
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    maxRssMiB: process.resourceUsage().maxRSS / 1024,
-    /** Share of the wall time the event loop was busy (1 = never waiting for I/O). */
-    eventLoopBusy: elu.utilization,
-    /** 99th percentile of how late a 10 ms timer fired: how long the loop was blocked at a stretch. */
-    loopDelayP99Ms: delay.percentile(99) / 1e6,
-    rows,
-    pages,
-    results,
-  })}\n`,
-);
+      const task = {
+        runId: 'bench',
+        scheduleId: 'bench',
+        reportId: report.id,
+        scheduledTime: `${t.end}T08:00:00Z`,
+        window,
+      };
+      const result = await exportReportStep(config, task, null, {
+        api,
+        sink,
+        log: silentLog,
+        ...(encoder ? { encoder } : {}),
+        ...(job.rowGroupRows ? { tuning: { rowGroupRows: job.rowGroupRows } } : {}),
+      });
+      if (result.status !== 'done') throw new Error('export paused');
+      const m = result.outcome.manifest;
+      if (m.status !== 'succeeded') throw new Error(`export failed: ${m.error}`);
+      rows += m.rowCount;
+      pages += m.pages;
+      return m.status;
+    }),
+  );
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const elu = performance.eventLoopUtilization(elu0);
+  delay.disable();
+  await api.close();
+  await encoder?.close();
+  process.stdout.write(
+    `${JSON.stringify({
+      wallMs,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      maxRssMiB: process.resourceUsage().maxRSS / 1024,
+      /** Share of the wall time the event loop was busy (1 = never waiting for I/O). */
+      eventLoopBusy: elu.utilization,
+      /** 99th percentile of how late a 10 ms timer fired: how long the loop was blocked at a stretch. */
+      loopDelayP99Ms: delay.percentile(99) / 1e6,
+      rows,
+      pages,
+      results,
+    })}\n`,
+  );
+}

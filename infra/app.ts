@@ -14,7 +14,7 @@ const configPath = typeof configContext === 'string' && configContext !== '' ? c
 
 try {
   const config = await loadConfig(configPath);
-  buildApp({ config, app });
+  buildApp({ config, app, source: configPath });
   app.synth();
 } catch (err: unknown) {
   if (!isExporterError(err)) throw err;

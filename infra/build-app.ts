@@ -6,10 +6,13 @@
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Config } from '#core/config/schema';
+import { assertPayloadsFit } from '#core/run/payload-estimate';
 import { ExporterStack } from './stacks/exporter-stack';
 
 export interface BuildAppOptions {
   readonly config: Config;
+  /** The config's file name, for messages. @default 'reports.yaml' */
+  readonly source?: string;
   /** An app already created (e.g. to read `-c config=` first). @default new App(appProps) */
   readonly app?: App;
   readonly appProps?: AppProps;
@@ -17,8 +20,10 @@ export interface BuildAppOptions {
   readonly nag?: boolean;
 }
 
-/** Context keys read here (all optional): stackName, sesIdentity, mapConcurrency, glueDatabase, bucketName. */
+/** Context keys read here (all optional): stackName, sesIdentity, sesSandbox, mapConcurrency, glueDatabase, bucketName. */
 export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterStack } {
+  // a config whose runs could not pass their state between steps is refused before synthesis
+  assertPayloadsFit(options.config, options.source);
   const app = options.app ?? new App(options.appProps);
   // Server access logs delivered under a bucket policy (not the legacy log-delivery ACL).
   app.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
@@ -28,6 +33,7 @@ export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterS
   };
   const mapConcurrency = ctx('mapConcurrency');
   const sesIdentity = ctx('sesIdentity');
+  const sesSandbox = ctx('sesSandbox') === 'true';
   const glueDatabaseName = ctx('glueDatabase');
   const existingBucketName = ctx('bucketName');
   const stack = new ExporterStack(app, ctx('stackName') ?? 'ReportExporter', {
@@ -37,6 +43,7 @@ export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterS
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
     ...(mapConcurrency ? { mapConcurrency: Number(mapConcurrency) } : {}),
     ...(sesIdentity ? { sesIdentity } : {}),
+    ...(sesSandbox ? { sesSandbox } : {}),
     ...(glueDatabaseName ? { glueDatabaseName } : {}),
     ...(existingBucketName ? { existingBucketName } : {}),
   });

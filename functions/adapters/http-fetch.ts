@@ -7,7 +7,7 @@
  * Transport failures arrive as `TypeError: fetch failed` (or `terminated` mid-body) with undici's
  * coded error as `cause`, which the client's classifier reads.
  */
-import type { Http } from '#core/api/http';
+import { declaredTooLarge, type Http, ResponseTooLarge } from '#core/api/http';
 import type { HttpOptions } from './http-types';
 
 export function createHttp(options: HttpOptions): Http {
@@ -25,8 +25,8 @@ export function createHttp(options: HttpOptions): Http {
         signal: req.signal,
         redirect: 'manual',
       });
-      const text = await res.text();
-      const headers: Record<string, string> = {};
+      const text = await readText(res, req.maxBytes);
+      const headers: Record<string, string> = Object.create(null);
       res.headers.forEach((value, name) => {
         headers[name] = value;
       });
@@ -34,4 +34,27 @@ export function createHttp(options: HttpOptions): Http {
     },
     async close() {},
   };
+}
+
+/** The body as text, counting bytes as they arrive and giving up past `maxBytes`. */
+async function readText(res: Response, maxBytes: number | undefined): Promise<string> {
+  if (maxBytes === undefined || res.body === null) return res.text();
+  if (declaredTooLarge(res.headers.get('content-length'), maxBytes)) {
+    await res.body.cancel().catch(() => undefined);
+    throw new ResponseTooLarge(maxBytes);
+  }
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new ResponseTooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, bytes).toString('utf8');
 }

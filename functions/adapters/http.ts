@@ -6,7 +6,7 @@
  * process.
  */
 import { Agent, type Dispatcher, request } from 'undici';
-import type { Http } from '#core/api/http';
+import { declaredTooLarge, type Http, ResponseTooLarge } from '#core/api/http';
 import type { HttpOptions } from './http-types';
 
 /** One request, the whole body read: what the client's transport needs. */
@@ -23,7 +23,23 @@ export function createHttp(options: HttpOptions): Http {
         signal: req.signal,
       });
       // the body is read inside the caller's timeout: a stalled body is a timeout too
-      const text = await res.body.text();
+      const max = req.maxBytes;
+      const length = res.headers['content-length'];
+      if (declaredTooLarge(Array.isArray(length) ? length[0] : length, max)) {
+        res.body.destroy();
+        throw new ResponseTooLarge(max ?? 0);
+      }
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        bytes += chunk.byteLength;
+        if (max !== undefined && bytes > max) {
+          res.body.destroy();
+          throw new ResponseTooLarge(max);
+        }
+        chunks.push(chunk);
+      }
+      const text = Buffer.concat(chunks, bytes).toString('utf8');
       return { status: res.statusCode, headers: res.headers, text };
     },
     async close() {

@@ -25,7 +25,9 @@ export type ErrorCode =
   | 'API_CURSOR_LOOP' // the server sent back a cursor it already sent
   | 'SCHEMA_DRIFT'
   | 'WRITE_FAILED'
+  | 'ENCODE_FAILED' // the Parquet/CSV encoder (worker) failed or died, e.g. at its heap limit
   | 'EMAIL_FAILED'
+  | 'STATE_TOO_LARGE' // a checkpoint or result would not fit a Step Functions payload
   | 'INTERNAL';
 
 export interface ExporterErrorOptions {

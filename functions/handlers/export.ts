@@ -2,6 +2,7 @@
  * Export Lambda: one step of one report. Returns `continue` with a checkpoint when the Lambda's time
  * runs low (the workflow calls it again with that checkpoint), or `done` with the report's outcome.
  */
+import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportStepResult } from '#core/run/types';
 import { apiClient, apiCounters } from './api';
@@ -27,6 +28,7 @@ export const handler = lambdaHandler(
       sink: exportSink(env.BUCKET_NAME),
       log,
       timeLeftMs: () => context.getRemainingTimeInMillis(),
+      encoder: sharedEncoderPool(),
       onProgress: (p) => {
         last = { pages: p.pages, rows: p.rows };
       },

@@ -49,25 +49,34 @@ export function reasonOf(errorJson: string): string {
   return reason.replace(/\s+/g, ' ').slice(0, 500);
 }
 
-/** The Map's results → outcomes, a caught failure becoming a `failed` row with its reason. */
+/** Why a planned report has no result at all: the Map's results together passed 256 KB. */
+export const RESULTS_LOST =
+  "its result did not reach Finalize: the run's results together passed Step Functions' 256 KB payload limit (States.DataLimitExceeded); its files may be complete but are not recorded — re-run the window, and lower summary.topN or split the schedule";
+
+/**
+ * The Map's results → outcomes, a caught failure becoming a `failed` row with its reason, and a
+ * planned report with no result (the Map's results were too large to pass on) a `failed` row too.
+ */
 export function toOutcomes(config: Config, input: FinalizeInput): ReportOutcome[] {
   const schedule = config.schedules.find((s) => s.id === input.plan.scheduleId);
-  return input.outcomes.map((o) => {
-    if (!('failed' in o)) return o;
-    const route = schedule?.reports.find((r) => r.id === o.failed.reportId)?.route ?? 'unknown';
-    return {
-      manifest: {
-        reportId: o.failed.reportId,
-        route,
-        status: 'failed',
-        rowCount: 0,
-        pages: 0,
-        columns: [],
-        totals: {},
-        error: reasonOf(o.failed.error),
-        files: [],
-      },
-      top: [],
-    };
+  const failedRow = (reportId: string, error: string): ReportOutcome => ({
+    manifest: {
+      reportId,
+      route: schedule?.reports.find((r) => r.id === reportId)?.route ?? 'unknown',
+      status: 'failed',
+      rowCount: 0,
+      pages: 0,
+      columns: [],
+      totals: {},
+      error,
+      files: [],
+    },
+    top: [],
   });
+  const outcomes = input.outcomes.map((o) =>
+    'failed' in o ? failedRow(o.failed.reportId, reasonOf(o.failed.error)) : o,
+  );
+  const present = new Set(outcomes.map((o) => o.manifest.reportId));
+  const lost = input.plan.tasks.filter((t) => !present.has(t.reportId));
+  return [...outcomes, ...lost.map((t) => failedRow(t.reportId, RESULTS_LOST))];
 }

@@ -25,6 +25,11 @@ export interface ExportFunctionsProps {
   readonly sesIdentity?: string;
   /** SSM parameters (`/a/b`) holding recipient lists, read by Finalize at send time. @default none */
   readonly recipientParameters?: readonly string[];
+  /**
+   * In the SES sandbox, SES also authorizes a send against each recipient's verified identity: these
+   * identities (addresses or domains) are added to the send grant. @default none (production access)
+   */
+  readonly sesRecipientIdentities?: readonly string[];
   /** @default 'default' */
   readonly eventBusName?: string;
   /** The Map's maxConcurrency: Export Lambdas split `api.concurrency` between them. */
@@ -112,9 +117,9 @@ export class ExportFunctions extends Construct {
       finalize.role.addToPolicy(
         new iam.PolicyStatement({
           actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-          resources: [
-            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: props.sesIdentity }),
-          ],
+          resources: [props.sesIdentity, ...(props.sesRecipientIdentities ?? [])].map((identity) =>
+            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
+          ),
         }),
       );
     }

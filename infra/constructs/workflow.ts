@@ -54,6 +54,8 @@ export class ExportWorkflow extends Construct {
         },
       },
     });
+    // States.ALL does not match States.DataLimitExceeded (a result over 256 KB): caught by name
+    exportTask.addCatch(failed, { errors: ['States.DataLimitExceeded'], resultPath: '$.error' });
     exportTask.addCatch(failed, { errors: ['States.ALL'], resultPath: '$.error' });
     const done = new sfn.Pass(this, 'ReportDone', { outputPath: '$.outcome' });
     const more = new sfn.Choice(this, 'MorePages?')
@@ -67,6 +69,13 @@ export class ExportWorkflow extends Construct {
       resultPath: '$.outcomes',
     });
     map.itemProcessor(exportTask.next(more));
+    // The Map's results together over 256 KB: Finalize still writes a manifest (every report failed,
+    // with the reason) and the run alarms, instead of the execution ending with neither.
+    const resultsLost = new sfn.Pass(this, 'ResultsTooLarge', {
+      result: sfn.Result.fromArray([]),
+      resultPath: '$.outcomes',
+    });
+    map.addCatch(resultsLost, { errors: ['States.DataLimitExceeded'], resultPath: '$.mapError' });
 
     const finalizeTask = new tasks.LambdaInvoke(this, 'Finalize', {
       lambdaFunction: props.finalize,
@@ -79,6 +88,8 @@ export class ExportWorkflow extends Construct {
       outputPath: '$.result',
     });
     finalizeTask.addRetry({ ...retry, interval: Duration.seconds(5), maxAttempts: 3, backoffRate: 2 });
+
+    resultsLost.next(finalizeTask);
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: logs.RetentionDays.ONE_MONTH,

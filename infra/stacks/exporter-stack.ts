@@ -22,6 +22,11 @@ export interface ExporterStackProps extends StackProps {
   readonly config: Config;
   /** The SES identity to send as (address or domain). @default the bare address of `email.from` */
   readonly sesIdentity?: string;
+  /**
+   * The account is in the SES sandbox: the Finalize role may also send to the identities of every
+   * recipient in the config (each address, and its domain). @default false
+   */
+  readonly sesSandbox?: boolean;
   /** Reports exported at once by the Map. @default min(4, api.concurrency) */
   readonly mapConcurrency?: number;
   /** @default 'report_exporter' */
@@ -33,6 +38,20 @@ export interface ExporterStackProps extends StackProps {
 /** The config as the Lambdas receive it: validated JSON, base64 (safe as an esbuild define). */
 export function embedConfig(config: Config): string {
   return Buffer.from(JSON.stringify(config), 'utf8').toString('base64');
+}
+
+/**
+ * Every literal recipient's and operator's SES identities: the address and its domain (either may be
+ * the verified one), in config order, each once.
+ */
+export function recipientIdentities(config: Config): string[] {
+  // Lists read from SSM at send time are not known here: their addresses must be verified by hand.
+  const entries = [
+    ...(config.email?.operators ?? []),
+    ...config.schedules.flatMap((s) => [...s.recipients, ...s.operators]),
+  ];
+  const addresses = entries.filter((r) => !r.startsWith('ssm:')).map((r) => r.trim().toLowerCase());
+  return [...new Set(addresses.flatMap((a) => [a, a.slice(a.lastIndexOf('@') + 1)]))];
 }
 
 export class ExporterStack extends Stack {
@@ -71,6 +90,7 @@ export class ExporterStack extends Stack {
       secret: referenceSecret(this, 'CredentialsSecret', config.api.credentialsSecret),
       ...(sesIdentity ? { sesIdentity } : {}),
       recipientParameters: recipientParameters(config),
+      ...(props.sesSandbox && sesIdentity ? { sesRecipientIdentities: recipientIdentities(config) } : {}),
       mapConcurrency,
       ...(deploy.secretKmsKeyArn ? { secretKeyArn: deploy.secretKmsKeyArn } : {}),
       ...(deploy.bucketKmsKeyArn ? { bucketKeyArn: deploy.bucketKmsKeyArn } : {}),

@@ -60,5 +60,5 @@ describe('bench smoke mode', () => {
     expect(text).toMatch(/^\| export[^|]* \| bundled \(nothing external\) \| \d+ KiB \| \d+ \|/m);
     expect(text).toContain('## CPU profile');
     expect(text.match(/^\| [^|]+ \| \d+\.\d\d \| \d+\.\d % \|$/gm)?.length).toBeGreaterThanOrEqual(5);
-  }, 180_000);
+  }, 600_000);
 });

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEncoderPool } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
 import type { Config } from '#core/config/schema';
 import { silentLog } from '#core/log';
@@ -34,6 +35,9 @@ let dir: string;
 let config: Config;
 const log = recordingLog();
 const manifests: Manifest[] = [];
+// The scheduled runs encode in the worker pool, as the CLI and the Lambda do; the continuation test
+// below encodes on the calling thread. Both are read back by DuckDB.
+const encoder = createEncoderPool({ workers: 2 });
 
 beforeAll(async () => {
   // strict: a parameter the API document does not list, or arrays in another encoding, is a 400
@@ -64,6 +68,7 @@ beforeAll(async () => {
           now: () => new Date(),
           newRunId: () => `run-${run.scheduleId}`,
           tuning: { rowGroupRows: 700 },
+          encoder,
         }),
       );
     }
@@ -73,6 +78,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await encoder.close();
   await sim?.close();
   await rm(dir, { recursive: true, force: true });
 });

@@ -1,7 +1,8 @@
 /**
  * A small interpreter for the subset of Amazon States Language the synthesized state machine uses
  * (Task, Pass, Choice with StringEquals, inline Map, Catch, Parameters/ItemSelector with `.$` paths
- * and `States.JsonToString`, ResultPath, OutputPath), so the handler end-to-end runs the *actual*
+ * and `States.JsonToString`, ResultPath, OutputPath, and optionally the payload limit with
+ * `States.DataLimitExceeded`, which `States.ALL` does not catch), so the handler end-to-end runs the *actual*
  * definition from the template rather than a hand-written copy of it. Not a test file.
  *
  * Semantics follow the States Language spec for these fields; Retry is not modelled (a thrown error
@@ -70,6 +71,32 @@ function output(state: State, value: Json, context: Context): Json {
   return state.OutputPath === undefined ? value : readPath(String(state.OutputPath), value, context);
 }
 
+/** Step Functions' limit on a state's output; `States.ALL` does not catch exceeding it. */
+const DATA_LIMIT = 'States.DataLimitExceeded';
+
+function limited(value: Json, limits: Limits): Json {
+  const bytes = Buffer.byteLength(JSON.stringify(value) ?? '');
+  if (limits.payloadBytes !== undefined && bytes > limits.payloadBytes) {
+    throw Object.assign(new Error(`the state output is ${bytes} bytes`), { name: DATA_LIMIT });
+  }
+  return value;
+}
+
+type Catcher = { ErrorEquals: string[]; ResultPath?: string; Next: string };
+
+/** The Catch that handles `err`: by name, or `States.ALL` for anything but a data limit. */
+function catcherFor(state: State, err: unknown): Catcher | undefined {
+  const name = asError(err).Error;
+  return ((state.Catch ?? []) as Catcher[]).find(
+    (c) => c.ErrorEquals.includes(name) || (name !== DATA_LIMIT && c.ErrorEquals.includes('States.ALL')),
+  );
+}
+
+export interface Limits {
+  /** Model the payload limit (256 KB on AWS) on Task and Map outputs. @default none */
+  readonly payloadBytes?: number;
+}
+
 function asError(err: unknown): { Error: string; Cause: string } {
   const e = err instanceof Error ? err : new Error(String(err));
   return { Error: e.name, Cause: JSON.stringify({ errorType: e.name, errorMessage: e.message }) };
@@ -81,6 +108,7 @@ export async function runStates(
   input: Json,
   invoke: Invoke,
   context: Context = {},
+  limits: Limits = {},
 ): Promise<Json> {
   let name: string | undefined = def.StartAt;
   let value = input;
@@ -92,12 +120,10 @@ export async function runStates(
       case 'Task': {
         const effective = state.Parameters ? evaluate(state.Parameters, value, context) : value;
         try {
-          const result = await invoke(String(state.Resource), effective);
+          const result = limited(await invoke(String(state.Resource), effective), limits);
           value = output(state, withResult(value, state.ResultPath, result), context);
         } catch (err: unknown) {
-          const catcher = (
-            (state.Catch ?? []) as { ErrorEquals: string[]; ResultPath?: string; Next: string }[]
-          ).find((c) => c.ErrorEquals.includes('States.ALL') || c.ErrorEquals.includes(asError(err).Error));
+          const catcher = catcherFor(state, err);
           if (!catcher) throw err;
           value = withResult(value, catcher.ResultPath, asError(err));
           next = catcher.Next;
@@ -105,7 +131,12 @@ export async function runStates(
         break;
       }
       case 'Pass': {
-        const result = state.Parameters ? evaluate(state.Parameters, value, context) : value;
+        const result =
+          state.Result !== undefined
+            ? state.Result
+            : state.Parameters
+              ? evaluate(state.Parameters, value, context)
+              : value;
         value = output(state, withResult(value, state.ResultPath, result), context);
         break;
       }
@@ -127,11 +158,18 @@ export async function runStates(
             const itemInput = state.ItemSelector
               ? evaluate(state.ItemSelector, value, itemContext)
               : items[i];
-            results[i] = await runStates(processor, itemInput, invoke, itemContext);
+            results[i] = await runStates(processor, itemInput, invoke, itemContext, limits);
           }
         };
-        await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-        value = output(state, withResult(value, state.ResultPath, results), context);
+        try {
+          await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+          value = output(state, withResult(value, state.ResultPath, limited(results, limits)), context);
+        } catch (err: unknown) {
+          const catcher = catcherFor(state, err);
+          if (!catcher) throw err;
+          value = withResult(value, catcher.ResultPath, asError(err));
+          next = catcher.Next;
+        }
         break;
       }
       default:

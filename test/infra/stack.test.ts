@@ -114,7 +114,11 @@ describe('workflow', () => {
     expect(map.ItemProcessor.StartAt).toBe('Export');
     expect(inner.Export).toMatchObject({
       Next: 'MorePages?',
-      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailed' }],
+      // States.ALL does not match States.DataLimitExceeded: it is caught by name, first
+      Catch: [
+        { ErrorEquals: ['States.DataLimitExceeded'], ResultPath: '$.error', Next: 'ReportFailed' },
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailed' },
+      ],
     });
     expect(inner['MorePages?']).toMatchObject({
       Type: 'Choice',
@@ -124,6 +128,15 @@ describe('workflow', () => {
     expect(inner.ReportDone).toMatchObject({ OutputPath: '$.outcome', End: true });
     expect(inner.ReportFailed).toMatchObject({
       Parameters: { failed: { 'reportId.$': '$.task.reportId', 'error.$': 'States.JsonToString($.error)' } },
+    });
+    // the Map's results together over the limit still reach Finalize (every report failed, alarming)
+    expect(map).toMatchObject({
+      Catch: [{ ErrorEquals: ['States.DataLimitExceeded'], Next: 'ResultsTooLarge' }],
+    });
+    expect(def.States.ResultsTooLarge).toMatchObject({
+      Result: [],
+      ResultPath: '$.outcomes',
+      Next: 'Finalize',
     });
     expect(def.States.Finalize).toMatchObject({
       Parameters: { 'plan.$': '$.plan', 'outcomes.$': '$.outcomes' },

@@ -8,6 +8,7 @@ import { DateTime } from 'luxon';
 import { type CliLog, createCliLog } from '#adapters/cli-log';
 import { loadConfig } from '#adapters/config-file';
 import { createCredentialsProvider } from '#adapters/credentials';
+import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
 import { createOutboxMailer } from '#adapters/outbox-mailer';
 import { createS3Sink } from '#adapters/s3-sink';
@@ -135,6 +136,7 @@ export async function runAll(
         now: () => new Date(),
         newRunId: randomUUID,
         onProgress: (p) => ctx.log.progress(p),
+        encoder: sharedEncoderPool(),
       };
       const request = {
         scheduleId,

@@ -62,7 +62,15 @@ export interface ApiClientOptions {
   readonly log?: Log;
   /** Milliseconds left to the caller (e.g. Lambda remaining time): retries never sleep past it. */
   readonly deadlineMs?: () => number;
+  /** The largest response body read (bytes). Default 32 MiB (`DEFAULT_MAX_RESPONSE_BYTES`). */
+  readonly maxResponseBytes?: number;
 }
+
+/**
+ * A response cap that keeps the Export Lambda (1,024 MB) clear of out-of-memory: the export holds up
+ * to 5 pages per report (one being written, 4 read ahead), each parsed to about 1–3× its text.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 const MIN_ATTEMPT_MS = 1000;
 const USER_AGENT = 'report-exporter/0.1';
@@ -81,6 +89,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   const concurrency = options.concurrency ?? 4;
   const arrayFormat = options.arrayFormat ?? 'repeat';
   const pageSize = options.pageSize ?? 500;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const http = options.http({ connections: concurrency, timeoutMs: Math.max(timeoutMs, 1) });
   // near the deadline an attempt gets only the time that is left (but at least a second to try)
   const attemptTimeoutMs = () => {
@@ -132,6 +141,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
         method: 'POST',
         url: tokenUrl(options.baseUrl),
         path: '/oauth/token',
+        maxBytes,
         headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
         body: JSON.stringify({ clientId: creds.clientId, clientSecret: creds.clientSecret }),
       });
@@ -160,6 +170,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
           method: 'GET',
           url,
           path,
+          maxBytes,
           headers: { authorization: `Bearer ${jwt}`, accept: 'application/json', 'user-agent': USER_AGENT },
           ...(signal ? { signal } : {}),
         });

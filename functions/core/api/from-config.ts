@@ -4,7 +4,7 @@ import type { ApiClientOptions } from './client';
 
 export type ConfiguredOptions = Pick<
   ApiClientOptions,
-  'baseUrl' | 'arrayFormat' | 'pageSize' | 'concurrency' | 'timeoutMs' | 'maxRetries'
+  'baseUrl' | 'arrayFormat' | 'pageSize' | 'concurrency' | 'timeoutMs' | 'maxRetries' | 'maxResponseBytes'
 >;
 
 export function apiOptionsOf(api: Config['api']): ConfiguredOptions {
@@ -15,5 +15,6 @@ export function apiOptionsOf(api: Config['api']): ConfiguredOptions {
     concurrency: api.concurrency,
     timeoutMs: api.timeoutSeconds * 1000,
     maxRetries: api.maxRetries,
+    maxResponseBytes: api.maxResponseMiB * 1024 * 1024,
   };
 }

@@ -10,6 +10,8 @@ export interface HttpExchange {
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly signal: AbortSignal;
+  /** Stop reading and throw `ResponseTooLarge` once the body passes this many bytes. */
+  readonly maxBytes?: number;
 }
 
 export interface HttpAnswer {
@@ -31,3 +33,20 @@ export interface HttpPool {
 }
 
 export type HttpFactory = (pool: HttpPool) => Http;
+
+/**
+ * Thrown by an `Http` when a body passes the exchange's `maxBytes`: counted while streaming (and
+ * from `content-length` when the server sends one), so an oversized body is never held or parsed.
+ */
+export class ResponseTooLarge extends Error {
+  readonly code = 'RESPONSE_TOO_LARGE';
+  constructor(readonly limitBytes: number) {
+    super(`the response body is larger than ${limitBytes} bytes`);
+    this.name = 'ResponseTooLarge';
+  }
+}
+
+/** Whether a `content-length` already says the body is too large. */
+export function declaredTooLarge(contentLength: string | null | undefined, maxBytes?: number): boolean {
+  return maxBytes !== undefined && contentLength != null && Number(contentLength) > maxBytes;
+}

@@ -31,7 +31,7 @@ export function parsePage(text: string, label: string): ParsedPage {
     });
   }
   const fast = plainPage(json);
-  if (fast) return fast;
+  if (fast) return checkedDepth(fast, label);
   const parsed = PageBodySchema.safeParse(json);
   if (!parsed.success) {
     // the issues name paths and expected types, never the values themselves
@@ -43,7 +43,8 @@ export function parsePage(text: string, label: string): ParsedPage {
     );
   }
   const { data, nextCursor } = parsed.data;
-  return { rows: Array.isArray(data) ? data : [data], nextCursor: nextCursor ? nextCursor : null };
+  const rows = Array.isArray(data) ? data : [data];
+  return checkedDepth({ rows, nextCursor: nextCursor ? nextCursor : null }, label);
 }
 
 /**
@@ -63,4 +64,40 @@ function plainPage(json: unknown): ParsedPage | null {
 
 function isRecord(value: unknown): value is ApiRow {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * How deep objects and arrays may nest inside a row. JSON.parse itself copes with any depth, but
+ * flattening and re-serialising nested values recurse: a row nested 20,000 deep would end in a bare
+ * "Maximum call stack size exceeded". No report row is anywhere near this deep.
+ */
+export const MAX_ROW_DEPTH = 32;
+
+/** The page, or API_BAD_RESPONSE naming the row when one nests deeper than MAX_ROW_DEPTH. */
+function checkedDepth(page: ParsedPage, label: string): ParsedPage {
+  page.rows.forEach((row, index) => {
+    if (!withinDepth(row, MAX_ROW_DEPTH)) {
+      throw new ExporterError(
+        'API_BAD_RESPONSE',
+        `${label}: row ${index} of a page nests objects or arrays more than ${MAX_ROW_DEPTH} levels deep; the exporter refuses such a response rather than flatten it`,
+        { retryable: false, details: { label, row: index, maxDepth: MAX_ROW_DEPTH } },
+      );
+    }
+  });
+  return page;
+}
+
+/** Whether `root` nests at most `max` levels, walked without recursion (cheap for flat rows). */
+function withinDepth(root: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [value, depth] = item;
+    for (const key in value as object) {
+      const child = (value as Record<string, unknown>)[key];
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth + 1 > max) return false;
+      stack.push([child, depth + 1]);
+    }
+  }
+  return true;
 }

@@ -8,6 +8,8 @@
  *   d(n) = Retry-After (≤ retryAfterCapMs) if the server sent one, else random() × min(capMs, baseMs × 2ⁿ)
  */
 
+import { ExporterError } from '../errors';
+
 export interface RetryPolicy {
   /** Retries after the first attempt (so at most maxRetries + 1 attempts). Default 5. */
   readonly maxRetries: number;
@@ -90,9 +92,26 @@ export async function withRetries<T>(ctx: RetryContext, attempt: (n: number) => 
           ? Math.min(err.retryAfterMs, ctx.policy.retryAfterCapMs)
           : backoffDelay(n, ctx.policy, ctx.random);
       const left = ctx.deadlineMs?.();
-      if (left !== undefined && delayMs >= left) throw err.finalError(n + 1, true);
+      if (left !== undefined && delayMs >= left) throw outOfTime(err.finalError(n + 1, true));
       ctx.onRetry?.({ attempt: n + 1, delayMs, failure: err });
       await ctx.sleep(delayMs, ctx.signal);
     }
   }
+}
+
+/**
+ * Marks an error raised because the next wait would pass the deadline (`details.outOfTime`): the
+ * export step then ends with a checkpoint instead of failing the report, when it knows the cursor.
+ */
+function outOfTime(err: Error): Error {
+  if (!(err instanceof ExporterError)) return err;
+  return new ExporterError(err.code, err.message, {
+    retryable: err.retryable,
+    details: { ...err.details, outOfTime: true },
+  });
+}
+
+/** Whether `err` ended retries because the next wait would have passed the deadline. */
+export function isOutOfTime(err: unknown): boolean {
+  return err instanceof ExporterError && err.details.outOfTime === true;
 }

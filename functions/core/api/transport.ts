@@ -4,7 +4,8 @@
  * into a RetryableFailure. Statuses are left to the caller. A caller's own abort is passed through
  * untouched and never retried.
  */
-import type { Http, HttpAnswer } from './http';
+import { ExporterError } from '../errors';
+import { type Http, type HttpAnswer, ResponseTooLarge } from './http';
 import type { Limiter } from './limiter';
 import { networkError, networkFailureKind } from './network';
 import { RetryableFailure } from './retry';
@@ -17,6 +18,8 @@ export interface SentRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly signal?: AbortSignal;
+  /** The largest body accepted (bytes); a larger one is API_BAD_RESPONSE, never read whole. */
+  readonly maxBytes?: number;
 }
 
 /** A response with its whole body read. */
@@ -54,10 +57,12 @@ export function createTransport(options: TransportOptions): Transport {
           url: req.url,
           headers: req.headers,
           ...(req.body !== undefined ? { body: req.body } : {}),
+          ...(req.maxBytes !== undefined ? { maxBytes: req.maxBytes } : {}),
           signal: controller.signal,
         });
       } catch (err: unknown) {
         if (req.signal?.aborted) throw err;
+        if (err instanceof ResponseTooLarge) throw tooLarge(req, err.limitBytes);
         const kind = controller.signal.aborted ? 'timeout' : networkFailureKind(err);
         if (kind === null) throw err;
         const cause = controller.signal.aborted ? controller.signal.reason : err;
@@ -71,4 +76,14 @@ export function createTransport(options: TransportOptions): Transport {
         req.signal?.removeEventListener('abort', onAbort);
       }
     });
+}
+
+/** A body over the cap: not retried (the server would send it again), and says what to change. */
+function tooLarge(req: SentRequest, limitBytes: number): ExporterError {
+  const mib = Math.round((limitBytes / 1024 / 1024) * 10) / 10;
+  return new ExporterError(
+    'API_BAD_RESPONSE',
+    `${req.method} ${req.path}: the response is larger than ${mib} MiB (api.maxResponseMiB), so it was not read; the server may be ignoring the page size (limit) — lower api.pageSize, or raise api.maxResponseMiB if its pages really are this large (the Export Lambda has 1,024 MB)`,
+    { retryable: false, details: { route: req.path, status: null, limitBytes } },
+  );
 }

@@ -140,6 +140,8 @@ const apiSchema = z.strictObject({
   concurrency: z.int().min(1).max(64).default(4),
   timeoutSeconds: z.number().positive().max(900).default(30),
   maxRetries: z.int().min(0).max(20).default(5),
+  /** The largest API response read; a larger one fails the report before it is parsed. */
+  maxResponseMiB: z.number().min(1).max(512).default(32),
 });
 
 const outputSchema = z.strictObject({

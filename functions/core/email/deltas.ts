@@ -4,6 +4,7 @@
  * Names are matched spelling-blind (config KPIs use API names, totals may be keyed by snake_case).
  */
 import type { ColumnType, Manifest, ManifestReport } from '../manifest';
+import { own } from '../records';
 import { sameName } from './labels';
 
 export type Delta =
@@ -46,9 +47,10 @@ export function delta(current: number, previous: number | undefined, hasPrevious
 
 /** `totals[name]` under either spelling. */
 export function totalOf(totals: Readonly<Record<string, number>>, name: string): number | undefined {
-  if (totals[name] !== undefined) return totals[name];
+  const exact = own(totals, name);
+  if (exact !== undefined) return exact;
   const key = Object.keys(totals).find((k) => sameName(k, name));
-  return key === undefined ? undefined : totals[key];
+  return key === undefined ? undefined : own(totals, key);
 }
 
 /** The previous run's succeeded entry of the same report, if any. */

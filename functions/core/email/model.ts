@@ -4,6 +4,7 @@
  */
 import type { ReportConfig, ScheduleConfig } from '../config/schema';
 import type { Manifest, ManifestReport, ReportWarning, RunStatus } from '../manifest';
+import { own } from '../records';
 import { formatRange } from './dates';
 import { arrow, delta, kpisFor, previousReport } from './deltas';
 import { labeller } from './labels';
@@ -124,7 +125,7 @@ function reportView(
   const types = new Map(report.columns.map((c) => [c.name, c.type]));
   const fmt = (name: string) => valueFormat(name, types.get(name), currency);
   const shape = shapeOf(report.route);
-  const rows = input.top[report.reportId] ?? [];
+  const rows = own(input.top, report.reportId) ?? [];
   const noun = rowNoun(report.route, report.rowCount);
   const kpis: KpiView[] = ok
     ? kpisFor(config?.summary.kpis ?? [], report, input.previous).map((kpi) => {

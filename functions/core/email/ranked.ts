@@ -5,15 +5,13 @@
  */
 import type { ReportConfig } from '../config/schema';
 import type { ManifestReport } from '../manifest';
+import { own } from '../records';
 import type { SummaryRow } from '../run/types';
-import { emailColumns } from './columns';
-import { formatCell, truncate } from './format';
+import { formatCell, readableList, truncate } from './format';
 import { sameName } from './labels';
 import { rowNoun } from './shape';
+import { MAX_CELL_CHARS, topColumns } from './top-columns';
 import type { ValueFormat } from './units';
-
-/** Longest name or cell text; names and captions can be paragraphs. */
-export const MAX_CELL_CHARS = 40;
 
 export interface RankedRow {
   readonly name: string;
@@ -31,17 +29,7 @@ export interface RankedList {
 
 /** `["ins_0001","ins_0002"]` → `ins_0001, ins_0002`; other text one-lined; null → em dash. */
 export function cellText(value: string | number | boolean | null): string {
-  if (typeof value === 'string' && value.startsWith('[')) {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (Array.isArray(parsed) && parsed.every((v) => v === null || typeof v !== 'object')) {
-        return parsed.length === 0 ? '—' : formatCell(parsed.map((v) => String(v)).join(', '), 'string');
-      }
-    } catch {
-      // not JSON: shown as the text it is
-    }
-  }
-  return formatCell(value, undefined);
+  return formatCell(typeof value === 'string' ? readableList(value) : value, undefined);
 }
 
 export function buildRanked(
@@ -53,9 +41,10 @@ export function buildRanked(
 ): RankedList | null {
   const topBy = config.summary.topBy;
   if (topBy === undefined || rows.length === 0) return null;
+  // The rows' own keys (they may already be trimmed to the shown columns), else the report's columns.
   const names =
-    report.columns.length > 0 ? report.columns.map((c) => c.name) : [...new Set(rows.flatMap(Object.keys))];
-  const columns = emailColumns(config, names);
+    rows.length > 0 ? [...new Set(rows.flatMap((r) => Object.keys(r)))] : report.columns.map((c) => c.name);
+  const columns = topColumns(names, config);
   const metrics = config.metrics ?? [];
   const isMetric = (c: string) => metrics.some((m) => sameName(m, c));
   const identity = columns.filter((c) => !isMetric(c));
@@ -68,10 +57,10 @@ export function buildRanked(
     heading: `Top ${shown.length} ${rowNoun(report.route, shown.length)} by ${label(topBy).toLowerCase()}`,
     valueLabel: label(topBy),
     rows: shown.map((row) => ({
-      name: identity[0] === undefined ? '—' : show(identity[0], row[identity[0]]),
-      category: identity[1] === undefined ? null : show(identity[1], row[identity[1]]),
-      value: show(byColumn, row[byColumn]),
-      details: others.map((c) => ({ label: label(c), value: show(c, row[c]) })),
+      name: identity[0] === undefined ? '—' : show(identity[0], own(row, identity[0])),
+      category: identity[1] === undefined ? null : show(identity[1], own(row, identity[1])),
+      value: show(byColumn, own(row, byColumn)),
+      details: others.map((c) => ({ label: label(c), value: show(c, own(row, c)) })),
     })),
   };
 }

@@ -5,9 +5,9 @@
 import type { ReportConfig } from '../config/schema';
 import type { ManifestReport } from '../manifest';
 import type { SummaryRow } from '../run/types';
-import { emailColumns } from './columns';
 import { formatDay, formatRange } from './dates';
 import { sameName } from './labels';
+import { topColumns } from './top-columns';
 import { buildTrend } from './trend';
 import type { ValueFormat } from './units';
 
@@ -37,9 +37,10 @@ export function buildTrendView(
   label: (name: string) => string,
   fmt: (name: string) => ValueFormat,
 ): TrendView | null {
+  // The rows' own keys (they may already be trimmed to the shown columns), else the report's columns.
   const names =
-    report.columns.length > 0 ? report.columns.map((c) => c.name) : [...new Set(rows.flatMap(Object.keys))];
-  const [dateColumn, metric] = emailColumns(config, names);
+    rows.length > 0 ? [...new Set(rows.flatMap((r) => Object.keys(r)))] : report.columns.map((c) => c.name);
+  const [dateColumn, metric] = topColumns(names, config);
   if (dateColumn === undefined || metric === undefined || !sameName(dateColumn, 'startDate')) return null;
   const trend = buildTrend(rows, dateColumn, metric);
   if (trend.points.length === 0) return null;

@@ -3,6 +3,7 @@
  * in), summed when several rows share a date, and grouped into at most MAX_BARS bars so a year of days
  * still fits a phone.
  */
+import { own } from '../records';
 import type { SummaryRow } from '../run/types';
 
 export const MAX_BARS = 62;
@@ -28,9 +29,9 @@ export interface Trend {
 export function buildTrend(rows: readonly SummaryRow[], dateColumn: string, metric: string): Trend {
   const byDate = new Map<string, number | null>();
   for (const row of rows) {
-    const date = row[dateColumn];
+    const date = own(row, dateColumn);
     if (typeof date !== 'string') continue;
-    const v = row[metric];
+    const v = own(row, metric);
     const before = byDate.get(date) ?? null;
     if (typeof v === 'number' && Number.isFinite(v)) byDate.set(date, (before ?? 0) + v);
     else byDate.set(date, before);

@@ -1,48 +1,35 @@
-/** A CSV part: header when opened, then each row group's lines, streamed to the sink as UTF-8. */
+/** CSV encoding of one part: the header, then each row group's lines, as UTF-8. */
 import type { Window } from '../manifest';
-import type { ObjectWriter } from '../sink';
 import { columnCells } from './cells';
 import type { ColumnDef } from './columns';
 import { csvHeader, csvLines } from './csv';
+import type { PartEncoder } from './part-encoder';
 import type { RowGroupBuffer } from './rowgroup';
 
 const encoder = new TextEncoder();
-/** Rows per write to the sink: small slices keep the event loop (and page fetches) moving. */
-const SLICE_ROWS = 2_000;
+/** Rows per encoded chunk: bounds the size of the intermediate strings. */
+const SLICE_ROWS = 5_000;
 
-export class CsvPart {
-  private written = 0;
+export class CsvEncoder implements PartEncoder {
   private headerDone = false;
 
-  constructor(
-    private readonly columns: readonly ColumnDef[],
-    private readonly out: ObjectWriter,
-  ) {}
+  constructor(private readonly columns: readonly ColumnDef[]) {}
 
-  get bytes(): number {
-    return this.written;
-  }
-
-  async writeGroup(group: RowGroupBuffer, window: Window): Promise<void> {
+  group(group: RowGroupBuffer, window: Window): Uint8Array[] {
     const cols = this.columns.map((c) => columnCells(group, c, window));
+    const out: Uint8Array[] = [];
     for (let from = 0; from < group.rows; from += SLICE_ROWS) {
       const rows = csvLines(cols, from, Math.min(group.rows, from + SLICE_ROWS));
-      const text = this.headerDone ? rows : csvHeader(this.columns) + rows;
+      out.push(encoder.encode(this.headerDone ? rows : csvHeader(this.columns) + rows));
       this.headerDone = true;
-      await this.send(text);
     }
+    return out;
   }
 
   /** A part with no rows still gets its header, so every CSV file is self-describing. */
-  async finish(): Promise<void> {
-    if (!this.headerDone) await this.send(csvHeader(this.columns));
+  finish(): Uint8Array[] {
+    if (this.headerDone) return [];
     this.headerDone = true;
-  }
-
-  private async send(text: string): Promise<void> {
-    if (text === '') return;
-    const bytes = encoder.encode(text);
-    this.written += bytes.byteLength;
-    await this.out.write(bytes);
+    return [encoder.encode(csvHeader(this.columns))];
   }
 }

@@ -3,24 +3,28 @@
  * of the CSV and part N of the Parquet hold the same rows. A part closes when it reaches the row bound
  * (`output.maxRowsPerPart`), the byte bound, or when a row group does not fit its fixed schema (drift);
  * the next part opens with the report's widened schema.
+ *
+ * Encoding is pipelined: a row group is handed to the encoder stream and its bytes are written to the
+ * sink when they come back, while the caller goes on buffering the next group. At most one group is
+ * being encoded: the next `writeGroup` (or `close`) first waits for the previous group's bytes to be
+ * written, so memory holds at most two row groups and the objects receive their bytes in order. The
+ * byte bound is therefore checked before the next group (or at close) rather than right after a write.
  */
 import type { ManifestFile, Window } from '../manifest';
 import type { ObjectWriter, Sink } from '../sink';
 import { type ColumnDef, fits, type Kind } from './columns';
-import { CsvPart } from './csv-part';
+import type { EncodedBytes, EncoderStream, PartSpec } from './encoder';
 import { CONTENT_TYPES, type Format, partKey } from './keys';
-import { ParquetPart } from './parquet';
-import type { RowGroupBuffer } from './rowgroup';
 
 interface OpenWriter {
   readonly format: Format;
   readonly key: string;
   readonly out: ObjectWriter;
-  readonly part: CsvPart | ParquetPart;
+  bytes: number;
 }
 
 interface OpenPart {
-  readonly columns: readonly ColumnDef[];
+  readonly spec: PartSpec;
   readonly writers: OpenWriter[];
   rows: number;
 }
@@ -32,12 +36,16 @@ export interface PartLimits {
 
 export class PartSet {
   private open: OpenPart | null = null;
+  /** The previous group's encode-and-write, if still running (rejections surface on the next await). */
+  private inFlight: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly sink: Sink,
+    private readonly stream: EncoderStream,
     private readonly folders: Readonly<Partial<Record<Format, string>>>,
     private readonly formats: readonly Format[],
     private readonly limits: PartLimits,
+    private readonly window: Window,
     /** Index of the next part to open (continues across continuation steps). */
     public nextIndex: number,
   ) {}
@@ -48,34 +56,35 @@ export class PartSet {
   }
 
   /**
-   * Writes a row group. `schema` is the report's (already widened) schema, used when a part has to
-   * be opened; `kinds` are the group's own column kinds, checked against the open part's schema.
+   * Encodes the stream's buffered row group (`rows` rows whose columns have `kinds`) into the open
+   * part. `schema` is the report's (already widened) schema, used when a part has to be opened.
    */
   async writeGroup(
-    group: RowGroupBuffer,
+    rows: number,
     kinds: ReadonlyMap<string, Kind>,
     schema: () => ColumnDef[],
-    window: Window,
   ): Promise<ManifestFile[]> {
+    await this.inFlight;
     const closed: ManifestFile[] = [];
-    if (this.open && !fits(this.open.columns, kinds)) closed.push(...(await this.close()));
-    const part = this.open ?? this.openPart(schema());
-    await Promise.all(part.writers.map((w) => w.part.writeGroup(group, window)));
-    part.rows += group.rows;
-    const bytes = Math.max(...part.writers.map((w) => w.part.bytes));
-    if (part.rows >= this.limits.maxRows || bytes >= this.limits.maxBytes)
+    if (this.open && (!fits(this.open.spec.columns, kinds) || this.overBytes(this.open)))
       closed.push(...(await this.close()));
+    const part = this.open ?? this.openPart(schema());
+    part.rows += rows;
+    this.inFlight = this.stream.encode(part.spec).then((bytes) => this.put(part, bytes));
+    this.inFlight.catch(() => undefined);
+    if (part.rows >= this.limits.maxRows) closed.push(...(await this.close()));
     return closed;
   }
 
-  /** Closes the open part (if any) and returns its files. An empty run still gets one (empty) part. */
+  /** Closes the open part (if any) and returns its files. */
   async close(): Promise<ManifestFile[]> {
+    await this.inFlight;
     const part = this.open;
     if (!part) return [];
     this.open = null;
-    const files = await Promise.all(
+    await this.put(part, await this.stream.finish(part.spec));
+    return Promise.all(
       part.writers.map(async (w) => {
-        await w.part.finish();
         const written = await w.out.close();
         return {
           format: w.format,
@@ -86,7 +95,6 @@ export class PartSet {
         };
       }),
     );
-    return files;
   }
 
   /** Opens a part with no rows (so a report with zero rows still has readable files). */
@@ -96,21 +104,35 @@ export class PartSet {
 
   /** Abandons the open part: aborts every in-flight object. Never throws. */
   async abort(): Promise<void> {
+    await this.inFlight.catch(() => undefined);
     const part = this.open;
     this.open = null;
     if (part) await Promise.all(part.writers.map((w) => w.out.abort()));
   }
 
+  private overBytes(part: OpenPart): boolean {
+    return part.writers.some((w) => w.bytes >= this.limits.maxBytes);
+  }
+
+  private async put(part: OpenPart, bytes: EncodedBytes): Promise<void> {
+    await Promise.all(
+      part.writers.map(async (w) => {
+        for (const chunk of bytes[w.format] ?? []) {
+          w.bytes += chunk.byteLength;
+          await w.out.write(chunk);
+        }
+      }),
+    );
+  }
+
   private openPart(columns: ColumnDef[]): OpenPart {
-    const index = this.nextIndex;
+    const id = this.nextIndex;
     this.nextIndex += 1;
     const writers = this.formats.map((format): OpenWriter => {
-      const key = partKey(this.folders[format] ?? '', format, index);
-      const out = this.sink.openWriter(key, CONTENT_TYPES[format]);
-      const part = format === 'csv' ? new CsvPart(columns, out) : new ParquetPart(columns, out);
-      return { format, key, out, part };
+      const key = partKey(this.folders[format] ?? '', format, id);
+      return { format, key, out: this.sink.openWriter(key, CONTENT_TYPES[format]), bytes: 0 };
     });
-    this.open = { columns, writers, rows: 0 };
+    this.open = { spec: { id, columns, formats: this.formats, window: this.window }, writers, rows: 0 };
     return this.open;
   }
 }

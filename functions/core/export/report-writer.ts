@@ -1,7 +1,12 @@
 /**
- * Everything one report accumulates while its pages stream through: the row group being buffered,
- * the running schema, totals, top N and the part files. `snapshot()` is the resumable state;
- * constructing from a snapshot continues exactly where it left off (next part index included).
+ * Everything one report accumulates while its pages stream through: the running schema, totals, top N
+ * and the part files. `snapshot()` is the resumable state; constructing from a snapshot continues
+ * exactly where it left off (next part index included).
+ *
+ * Rows are flattened here, on the thread that fetches pages, into small slices (`SLICE_ROWS`); each
+ * slice updates the schema, totals and top N and is then sent to the encoder stream, which buffers the
+ * row group and encodes it (in a worker thread when the encoder is the worker pool). So this thread
+ * never holds a whole row group, and never encodes one.
  */
 
 import type { ApiRow } from '../api/types';
@@ -9,7 +14,8 @@ import type { ManifestFile, Window } from '../manifest';
 import type { CheckpointState } from '../run/checkpoint';
 import type { SummaryRow } from '../run/types';
 import type { Sink } from '../sink';
-import type { ColumnDef } from './columns';
+import { type ColumnDef, joinKind, type Kind } from './columns';
+import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
 import type { Format } from './keys';
 import { PartSet } from './parts';
 import { RowGroupBuffer } from './rowgroup';
@@ -31,12 +37,20 @@ export interface ReportWriterOptions {
   readonly rowGroupRows: number;
   readonly maxRowsPerPart: number;
   readonly maxPartBytes: number;
+  /** Where row groups are encoded; default: on this thread (`inlineEncoder`). */
+  readonly encoder?: Encoder;
 }
+
+/** Rows per slice sent to the encoder: about one page, so each send is short. */
+const SLICE_ROWS = 1_000;
 
 export type WriterState = Omit<CheckpointState, 'version' | 'cursor' | 'pages'>;
 
 export class ReportWriter {
-  private group = new RowGroupBuffer();
+  private slice = new RowGroupBuffer();
+  private groupRows = 0;
+  private groupKinds = new Map<string, Kind>();
+  private readonly stream: EncoderStream;
   private readonly schema: SchemaState;
   private readonly totals: Totals;
   private readonly top: TopN;
@@ -51,11 +65,14 @@ export class ReportWriter {
     this.schema = new SchemaState(o.idFields, o.metrics, from?.schema);
     this.totals = new Totals(from?.totals);
     this.top = new TopN(o.topBy === undefined && !o.inOrder ? 0 : o.topN, from?.top ?? []);
+    this.stream = (o.encoder ?? inlineEncoder()).open();
     this.parts = new PartSet(
       o.sink,
+      this.stream,
       o.folders,
       o.formats,
       { maxRows: o.maxRowsPerPart, maxBytes: o.maxPartBytes },
+      o.window,
       from?.nextPart ?? 0,
     );
     this.files = [...(from?.files ?? [])];
@@ -64,24 +81,37 @@ export class ReportWriter {
 
   /** Buffers a row; writes the row group when it is full (or would overfill the open part). */
   async add(row: ApiRow): Promise<void> {
-    this.group.addRow(row);
+    this.slice.addRow(row);
     this.rows += 1;
+    this.groupRows += 1;
     const room = Math.min(this.o.rowGroupRows, this.o.maxRowsPerPart - this.parts.openRows);
-    if (this.group.rows >= room) await this.flush();
+    if (this.groupRows >= room) await this.flush();
+    else if (this.slice.rows >= SLICE_ROWS) await this.send();
   }
 
   /** Writes the buffered rows (if any) into the open part. */
   async flush(): Promise<void> {
-    const group = this.group;
-    if (group.rows === 0) return;
-    this.group = new RowGroupBuffer();
-    const kinds = group.kinds();
-    this.schema.absorb(group, kinds);
-    for (const [name, cells] of group.metrics) this.totals.addColumn(name, cells);
-    this.rank(group);
-    this.files.push(
-      ...(await this.parts.writeGroup(group, kinds, () => this.schema.columns(), this.o.window)),
-    );
+    await this.send();
+    if (this.groupRows === 0) return;
+    const rows = this.groupRows;
+    const kinds = this.groupKinds;
+    this.groupRows = 0;
+    this.groupKinds = new Map();
+    this.files.push(...(await this.parts.writeGroup(rows, kinds, () => this.schema.columns())));
+  }
+
+  /** Takes the slice into the schema, totals and top N, and sends it to the encoder's row group. */
+  private async send(): Promise<void> {
+    const slice = this.slice;
+    if (slice.rows === 0) return;
+    this.slice = new RowGroupBuffer();
+    const kinds = slice.kinds();
+    this.schema.absorb(slice, kinds);
+    for (const [name, kind] of kinds)
+      this.groupKinds.set(name, joinKind(this.groupKinds.get(name) ?? 'null', kind));
+    for (const [name, cells] of slice.metrics) this.totals.addColumn(name, cells);
+    this.rank(slice);
+    await this.stream.append(slice.batch());
   }
 
   /** Flushes and closes the open part (continuation point, or the end). */
@@ -100,6 +130,12 @@ export class ReportWriter {
 
   async abort(): Promise<void> {
     await this.parts.abort();
+    this.release();
+  }
+
+  /** Frees the encoder's state for this report (after `finish`, a continuation, or `abort`). */
+  release(): void {
+    this.stream.close();
   }
 
   columns(): ColumnDef[] {
@@ -135,6 +171,7 @@ export class ReportWriter {
     };
   }
 
+  /** Offers the slice's rows to top N (the slice holds the last `slice.rows` rows added). */
   private rank(group: RowGroupBuffer): void {
     const by = this.o.topBy;
     // In order: every row ranks equal, and ties keep the earlier row, so the first N rows stay.

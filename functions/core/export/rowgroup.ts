@@ -8,6 +8,16 @@ import type { ApiRow } from '../api/types';
 import { type Kind, kindOfColumn } from './columns';
 import { type Cell, type CellSink, flattenRowInto } from './flatten';
 
+/**
+ * Flattened rows in transit from the thread that fetches pages to the encoder: every column padded to
+ * `rows` cells, in first-seen order. Plain arrays, so it crosses a `postMessage` as it is.
+ */
+export interface ColumnBatch {
+  readonly rows: number;
+  readonly fields: readonly (readonly [string, Cell[]])[];
+  readonly metrics: readonly (readonly [string, Cell[]])[];
+}
+
 export class RowGroupBuffer implements CellSink {
   rows = 0;
   /** Insertion order = first-seen order within this group. */
@@ -33,6 +43,19 @@ export class RowGroupBuffer implements CellSink {
   cells(name: string, metric: boolean): Cell[] | undefined {
     this.pad();
     return (metric ? this.metrics : this.fields).get(name);
+  }
+
+  /** This buffer's rows as a batch (its arrays are handed over: do not add rows afterwards). */
+  batch(): ColumnBatch {
+    this.pad();
+    return { rows: this.rows, fields: [...this.fields], metrics: [...this.metrics] };
+  }
+
+  /** Appends a batch's rows (columns it lacks get nulls, new columns are back-filled). */
+  append(batch: ColumnBatch): void {
+    appendColumns(this.fields, batch.fields, this.rows);
+    appendColumns(this.metrics, batch.metrics, this.rows);
+    this.rows += batch.rows;
   }
 
   /** The inferred kind of every column in this group, keyed by column name. */
@@ -66,4 +89,16 @@ function put(columns: Map<string, Cell[]>, name: string, value: Cell, row: numbe
   }
   while (cells.length < row) cells.push(null);
   cells.push(value);
+}
+
+function appendColumns(columns: Map<string, Cell[]>, add: ColumnBatch['fields'], rows: number): void {
+  for (const [name, cells] of add) {
+    let column = columns.get(name);
+    if (column === undefined) {
+      column = [];
+      columns.set(name, column);
+    }
+    while (column.length < rows) column.push(null);
+    for (const v of cells) column.push(v);
+  }
 }

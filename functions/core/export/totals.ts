@@ -105,11 +105,12 @@ export class Totals {
 
   /** The totals for the manifest; a sum Number cannot hold exactly is left out. */
   result(): Record<string, number> {
-    const out: Record<string, number> = {};
+    // entries, then fromEntries: a metric named "__proto__" stays an own key of the result
+    const out: [string, number][] = [];
     for (const [name, { m, scale }] of this.sums) {
       if (scale === 0) {
         if (m <= BigInt(Number.MAX_SAFE_INTEGER) && m >= -BigInt(Number.MAX_SAFE_INTEGER))
-          out[name] = Number(m);
+          out.push([name, Number(m)]);
         continue;
       }
       const negative = m < 0n;
@@ -117,14 +118,14 @@ export class Totals {
       const text = `${negative ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
       const n = Number(text);
       // Only when the decimal fits a double's 15 significant digits is the Number the exact sum.
-      if (digits.replace(/^0+/, '').replace(/0+$/, '').length <= 15) out[name] = n;
+      if (digits.replace(/^0+/, '').replace(/0+$/, '').length <= 15) out.push([name, n]);
     }
-    return out;
+    return Object.fromEntries(out);
   }
 
   snapshot(): Record<string, DecimalSum> {
-    const out: Record<string, DecimalSum> = {};
-    for (const [name, { m, scale }] of this.sums) out[name] = { mantissa: m.toString(), scale };
-    return out;
+    return Object.fromEntries(
+      [...this.sums].map(([name, { m, scale }]) => [name, { mantissa: m.toString(), scale }]),
+    );
   }
 }

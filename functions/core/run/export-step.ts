@@ -11,6 +11,8 @@
  * then deletes any part this export did not write (stale), then writes `_SUCCESS`. A failure aborts the
  * in-flight objects and reports `failed` with a plain reason; `_SUCCESS` is never written then.
  */
+
+import { isOutOfTime } from '../api/retry';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config } from '../config/schema';
 import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
@@ -22,6 +24,8 @@ import { ReportWriter } from '../export/report-writer';
 import type { ManifestReport } from '../manifest';
 import { type CheckpointState, CheckpointStateSchema } from './checkpoint';
 import { findReport, findSchedule } from './lookup';
+import { boundedCheckpoint, boundedOutcome, outcomeBudget, shortReason, summaryTop } from './payload';
+import { planBytesOf } from './payload-estimate';
 import { reportRequest } from './request';
 import type { ExportCheckpoint, ExportDeps, ExportStepResult, ReportTask } from './types';
 
@@ -34,7 +38,8 @@ export async function exportReportStep(
   checkpoint: ExportCheckpoint | null,
   deps: ExportDeps,
 ): Promise<ExportStepResult> {
-  const report = findReport(findSchedule(config, task.scheduleId), task.reportId);
+  const schedule = findSchedule(config, task.scheduleId);
+  const report = findReport(schedule, task.reportId);
   const tuning = { ...DEFAULTS, ...deps.tuning };
   const formats: readonly Format[] = config.output.formats;
   const folders = Object.fromEntries(
@@ -59,10 +64,14 @@ export async function exportReportStep(
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,
       maxPartBytes: tuning.maxPartBytes,
+      ...(deps.encoder ? { encoder: deps.encoder } : {}),
     },
     resumed ?? undefined,
   );
   let pages = resumed?.pages ?? 0;
+  /** The cursor of the next page to fetch, and how many pages this step took (for a deadline pause). */
+  let nextCursor = resumed?.cursor ?? null;
+  let stepPages = 0;
   const progress = (done: boolean) =>
     deps.onProgress?.({ reportId: task.reportId, pages, rows: writer.rows, done });
   const outcome = (
@@ -82,6 +91,13 @@ export async function exportReportStep(
     files: [...writer.writtenFiles()],
   });
 
+  const pause = async (cursor: string): Promise<ExportStepResult> => {
+    await writer.closePart();
+    const state = { version: 1 as const, cursor, pages, ...writer.snapshot() };
+    deps.log.info('export paused for continuation', { reportId: task.reportId, pages, rows: writer.rows });
+    return { status: 'continue', task, checkpoint: boundedCheckpoint(state, report, deps.api) };
+  };
+
   const controller = new AbortController();
   try {
     if (!resumed) await deps.sink.deleteObjects(formats.map((f) => successKey(folders[f])));
@@ -92,20 +108,25 @@ export async function exportReportStep(
     for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
       for (const row of page.rows) await writer.add(row);
       pages += 1;
+      stepPages += 1;
       progress(false);
       const cursor = page.nextCursor;
+      nextCursor = cursor;
       if (cursor !== null && deps.timeLeftMs !== undefined && deps.timeLeftMs() < tuning.safetyMarginMs) {
-        await writer.closePart();
-        const state: CheckpointState = { version: 1, cursor, pages, ...writer.snapshot() };
-        deps.log.info('export paused for continuation', {
-          reportId: task.reportId,
-          pages,
-          rows: writer.rows,
-        });
-        return { status: 'continue', task, checkpoint: state };
+        return await pause(cursor);
       }
     }
     const files = await writer.finish();
+    // sized before anything is committed: a result that cannot be passed on fails the report cleanly
+    const done = boundedOutcome(
+      { manifest: outcome('succeeded', null), top: summaryTop(writer.topRows(), report, deps.api) },
+      outcomeBudget(planBytesOf(schedule), schedule.reports.length),
+    );
+    if (done.top.length < writer.topRows().length) {
+      deps.log.warn('top rows left out of the summary: the result would not fit its payload share', {
+        reportId: task.reportId,
+      });
+    }
     await removeStaleParts(deps, formats, folders, new Set(files.map((f) => f.key)));
     for (const f of formats) await deps.sink.putObject(successKey(folders[f]), '', 'text/plain');
     progress(true);
@@ -115,15 +136,26 @@ export async function exportReportStep(
       pages,
       files: files.length,
     });
-    return { status: 'done', task, outcome: { manifest: outcome('succeeded', null), top: writer.topRows() } };
+    return { status: 'done', task, outcome: done };
   } catch (err: unknown) {
     controller.abort();
+    // a retry wait that would pass the deadline: carry on in the next step from the known cursor
+    let failure = err;
+    if (isOutOfTime(err) && nextCursor !== null && stepPages > 0) {
+      try {
+        return await pause(nextCursor);
+      } catch (pauseErr: unknown) {
+        failure = pauseErr;
+      }
+    }
     await writer.abort();
-    const reason = describeError(err);
+    const reason = shortReason(describeError(failure));
     deps.log.error('report failed', { reportId: task.reportId, route: report.route, error: reason });
     progress(true);
-    const code = isExporterError(err) ? err.code : 'INTERNAL';
+    const code = isExporterError(failure) ? failure.code : 'INTERNAL';
     return { status: 'done', task, outcome: { manifest: outcome('failed', reason, code), top: [] } };
+  } finally {
+    writer.release();
   }
 }
 

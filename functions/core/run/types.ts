@@ -74,6 +74,7 @@ export type ExportStepResult = z.infer<typeof ExportStepResultSchema>;
  */
 import type { ReportingApi } from '../api/types';
 import type { Mailer, ParameterReader } from '../email/types';
+import type { Encoder } from '../export/encoder';
 import type { Log } from '../log';
 import type { Manifest } from '../manifest';
 import type { Sink } from '../sink';
@@ -99,6 +100,12 @@ export interface ExportDeps {
   readonly onProgress?: (progress: ExportProgress) => void;
   /** Writer sizes and the continuation margin; defaults suit Lambda and the CLI. */
   readonly tuning?: ExportTuning;
+  /**
+   * Where row groups are encoded to Parquet/CSV. The CLI and the Export Lambda pass the worker pool
+   * (`#adapters/encoder-pool`), so encoding never blocks the event loop that fetches pages; absent =
+   * on the calling thread.
+   */
+  readonly encoder?: Encoder;
 }
 
 export interface ExportTuning {

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '#core/config/load';
-import { emailColumns } from '#core/email/columns';
 import { renderSummary } from '#core/email/summary';
+import { topColumns } from '#core/email/top-columns';
 import { buildTrend, MAX_BARS } from '#core/email/trend';
 import type { SummaryInput } from '#core/email/types';
 import type { Manifest, ManifestReport } from '#core/manifest';
@@ -161,15 +161,23 @@ describe('report shapes', () => {
     expect(trend.total).toBe(366);
   });
 
-  it('picks the columns the email shows in one place, under either spelling', () => {
+  it('picks the columns the email shows in one place, under either spelling, by shape', () => {
+    const trend = schedule?.reports.find((r) => r.id === 'trend');
+    const list = schedule?.reports.find((r) => r.id === 'list');
+    if (!trend || !list) throw new Error('fixture changed');
+    expect(topColumns(['start_date', 'end_date', 'window_start', 'likes', 'clicks'], trend)).toEqual([
+      'start_date',
+      'likes',
+    ]);
+    expect(topColumns(['id', 'name', 'status'], list)).toEqual([]);
     const report = schedule?.reports.find((r) => r.id === 'spend');
     if (!report) throw new Error('no spend report');
-    expect(emailColumns(report, ['platform', 'window_start', 'paid_impressions', 'paid_ad_spend'])).toEqual([
+    expect(topColumns(['platform', 'window_start', 'paid_impressions', 'paid_ad_spend'], report)).toEqual([
       'platform',
       'paid_impressions',
       'paid_ad_spend',
     ]);
-    expect(emailColumns(report, ['platform', 'paidImpressions', 'paidAdSpend'])).toEqual([
+    expect(topColumns(['platform', 'paidImpressions', 'paidAdSpend'], report)).toEqual([
       'platform',
       'paidImpressions',
       'paidAdSpend',

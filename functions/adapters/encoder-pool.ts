@@ -1,0 +1,230 @@
+/**
+ * The encoder worker pool: `EncoderHost` (Parquet/CSV encoding of row groups) in `worker_threads`
+ * workers, so the thread that fetches and parses pages never runs an encode. Used by the CLI and the
+ * Export Lambda (`sharedEncoderPool()`).
+ *
+ * - Size: one worker per spare core (CPU count − 1, at least 1, at most 4); a report's stream stays on
+ *   one worker (it holds that report's row group), streams are spread round-robin.
+ * - Bounded: each worker's heap is capped (`resourceLimits`), and a stream has at most
+ *   `MAX_QUEUED_APPENDS` batches waiting in the worker; beyond that `append` waits (back-pressure up to
+ *   the page fetcher). Encoded bytes come back as transferred buffers (not copied).
+ * - The worker entry is this module itself, re-entered with `isMainThread` false: from source (CLI,
+ *   tests) it is loaded through tsx, in the one-file Lambda bundle it is the bundle file.
+ * - The process is kept alive only while a worker has calls in flight (the workers are unref'd; a
+ *   timer holds the loop meanwhile). A worker that dies (e.g. at its heap limit) fails its streams'
+ *   calls with `ENCODE_FAILED` and is replaced for new streams.
+ */
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { describeError, ExporterError } from '#core/errors';
+import type { EncodedBytes, Encoder, EncoderRequest, EncoderStream } from '#core/export/encoder';
+import { EncoderHost } from '#core/export/encoder';
+
+const WORKER_MARK = 'report-exporter-encoder';
+/** Batches (≈ pages) a stream may have queued in its worker before `append` waits. */
+export const MAX_QUEUED_APPENDS = 8;
+/** Old-generation cap of each worker's heap (a 50k-row group of the bench workload needs ~100 MB). */
+export const WORKER_HEAP_MB = 256;
+
+interface Reply {
+  readonly seq: number;
+  readonly out?: EncodedBytes;
+  readonly error?: string;
+}
+
+if (!isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_MARK] === true) serve();
+
+/** Worker side: answers each request in order, transferring the encoded buffers. */
+function serve(): void {
+  const port = parentPort;
+  if (port === null) return;
+  const host = new EncoderHost();
+  port.on('message', ({ seq, req }: { seq: number; req: EncoderRequest | 'stop' }) => {
+    // stop: let the thread end by itself (so a --cpu-prof profile of it is written)
+    if (req === 'stop') return port.close();
+    try {
+      const out = host.handle(req);
+      port.postMessage({ seq, out } satisfies Reply, out ? transferables(out) : []);
+    } catch (err: unknown) {
+      port.postMessage({ seq, error: describeError(err) } satisfies Reply);
+    }
+  });
+}
+
+function transferables(out: EncodedBytes): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const chunks of Object.values(out))
+    for (const c of chunks ?? []) if (c.buffer instanceof ArrayBuffer) buffers.add(c.buffer);
+  return [...buffers];
+}
+
+/** How to start this module as a worker: the bundle file as it is, a `.ts` source through tsx. */
+function startWorker(resourceLimits: { maxOldGenerationSizeMb: number }): Worker {
+  const self = import.meta.url;
+  const options = { workerData: { [WORKER_MARK]: true }, resourceLimits };
+  if (!/\.[cm]?ts$/.test(new URL(self).pathname)) return new Worker(new URL(self), options);
+  const tsx = pathToFileURL(
+    createRequire(self)
+      .resolve('tsx/esm/api')
+      .replace(/index\.cjs$/, 'index.mjs'),
+  ).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(self)}); })`;
+  return new Worker(boot, { ...options, eval: true });
+}
+
+class PoolWorker {
+  private readonly worker: Worker;
+  private readonly calls = new Map<
+    number,
+    { resolve: (out: EncodedBytes) => void; reject: (e: Error) => void }
+  >();
+  private seq = 0;
+  /** Keeps the process alive while calls are in flight (the worker itself is always unref'd). */
+  private keepAlive: NodeJS.Timeout | undefined;
+  private exited = false;
+  dead = false;
+
+  constructor(heapMb: number) {
+    this.worker = startWorker({ maxOldGenerationSizeMb: heapMb });
+    this.worker.on('message', (reply: Reply) => this.settle(reply));
+    this.worker.on('error', (err: unknown) => this.fail(describeError(err)));
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      this.fail(`the encoder worker exited (code ${code})`);
+    });
+    // after the listeners: adding a 'message' listener refs the worker's port again
+    this.worker.unref();
+  }
+
+  call(req: EncoderRequest): Promise<EncodedBytes> {
+    if (this.dead) return Promise.reject(encodeFailed('the encoder worker is gone'));
+    this.seq += 1;
+    const seq = this.seq;
+    this.keepAlive ??= setInterval(() => undefined, 3_600_000);
+    return new Promise((resolve, reject) => {
+      this.calls.set(seq, { resolve, reject });
+      this.worker.postMessage({ seq, req });
+    });
+  }
+
+  /** Asks the worker to end by itself; terminates it if it has not within a second. */
+  async terminate(): Promise<void> {
+    this.dead = true;
+    if (this.exited) return;
+    // the process must stay alive until the worker has exited, or the caller's await never settles
+    const alive = setInterval(() => undefined, 3_600_000);
+    try {
+      const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+      this.worker.postMessage({ seq: 0, req: 'stop' });
+      const timer = setTimeout(() => void this.worker.terminate(), 1_000);
+      await exited;
+      clearTimeout(timer);
+    } finally {
+      clearInterval(alive);
+      this.idle();
+    }
+  }
+
+  private idle(): void {
+    clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+  }
+
+  private settle(reply: Reply): void {
+    const call = this.calls.get(reply.seq);
+    if (call === undefined) return;
+    this.calls.delete(reply.seq);
+    if (this.calls.size === 0) this.idle();
+    if (reply.error !== undefined) call.reject(encodeFailed(reply.error));
+    else call.resolve(reply.out ?? {});
+  }
+
+  private fail(reason: string): void {
+    if (this.dead && this.calls.size === 0) return;
+    this.dead = true;
+    for (const call of this.calls.values()) call.reject(encodeFailed(reason));
+    this.calls.clear();
+    this.idle();
+  }
+}
+
+function encodeFailed(reason: string): ExporterError {
+  return new ExporterError('ENCODE_FAILED', `encoding a row group failed: ${reason}`);
+}
+
+export interface EncoderPoolOptions {
+  /** Workers; default one per spare core (CPU count − 1), 1 to 4. */
+  readonly workers?: number;
+  /** Old-generation heap cap per worker, MB; default `WORKER_HEAP_MB`. */
+  readonly heapMb?: number;
+}
+
+export interface EncoderPool extends Encoder {
+  /** Stops the workers (pending calls fail). */
+  close(): Promise<void>;
+}
+
+export function defaultWorkerCount(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+}
+
+export function createEncoderPool(options: EncoderPoolOptions = {}): EncoderPool {
+  const size = options.workers ?? defaultWorkerCount();
+  const heapMb = options.heapMb ?? WORKER_HEAP_MB;
+  const workers: (PoolWorker | undefined)[] = new Array(size);
+  let streams = 0;
+  const pick = (): PoolWorker => {
+    const i = streams % size;
+    let w = workers[i];
+    if (w === undefined || w.dead) {
+      w = new PoolWorker(heapMb);
+      workers[i] = w;
+    }
+    return w;
+  };
+  return {
+    open(): EncoderStream {
+      const worker = pick();
+      streams += 1;
+      return workerStream(worker, streams);
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w?.terminate()));
+    },
+  };
+}
+
+function workerStream(worker: PoolWorker, stream: number): EncoderStream {
+  const queued: Promise<EncodedBytes>[] = [];
+  return {
+    async append(batch) {
+      const p = worker.call({ op: 'append', stream, batch });
+      p.catch(() => undefined);
+      queued.push(p);
+      while (queued.length > MAX_QUEUED_APPENDS) await queued.shift();
+    },
+    async encode(part) {
+      // an append that failed is reported here at the latest
+      await Promise.all(queued.splice(0));
+      return worker.call({ op: 'encode', stream, part });
+    },
+    async finish(part) {
+      await Promise.all(queued.splice(0));
+      return worker.call({ op: 'finish', stream, part });
+    },
+    close() {
+      queued.length = 0;
+      worker.call({ op: 'close', stream }).catch(() => undefined);
+    },
+  };
+}
+
+let shared: EncoderPool | undefined;
+
+/** One pool per process (a Lambda container keeps it warm across invocations). */
+export function sharedEncoderPool(): EncoderPool {
+  shared ??= createEncoderPool();
+  return shared;
+}

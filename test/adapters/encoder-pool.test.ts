@@ -1,0 +1,117 @@
+/**
+ * The encoder worker pool (a real `worker_threads` worker running the TypeScript sources through tsx):
+ * same bytes as encoding on the calling thread, transferred rather than copied, failures surfaced as
+ * ENCODE_FAILED — including a worker killed by its heap limit — and a fresh worker afterwards.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEncoderPool } from '#adapters/encoder-pool';
+import type { ColumnDef } from '#core/export/columns';
+import { type EncodedBytes, type Encoder, inlineEncoder, type PartSpec } from '#core/export/encoder';
+import type { Cell } from '#core/export/flatten';
+import type { ColumnBatch } from '#core/export/rowgroup';
+
+const WINDOW = { start: '2026-11-16', end: '2026-11-22', timezone: 'UTC' };
+const COLUMNS: ColumnDef[] = [
+  { name: 'postId', type: 'string', role: 'id' },
+  { name: 'window_start', type: 'date', role: 'window' },
+  { name: 'likes', type: 'int64', role: 'metric' },
+  { name: 'rate', type: 'double', role: 'metric' },
+];
+const PART: PartSpec = { id: 0, columns: COLUMNS, formats: ['parquet', 'csv'], window: WINDOW };
+
+function batch(from: number, rows: number): ColumnBatch {
+  const ids: Cell[] = [];
+  const likes: Cell[] = [];
+  const rate: Cell[] = [];
+  for (let i = from; i < from + rows; i += 1) {
+    ids.push(i % 10 === 0 ? `=cmd ${i}, "q"` : `p${i}`);
+    likes.push(i % 7 === 0 ? null : i * 31);
+    rate.push(i / 3);
+  }
+  return {
+    rows,
+    fields: [['postId', ids]],
+    metrics: [
+      ['likes', likes],
+      ['rate', rate],
+    ],
+  };
+}
+
+async function encodeAll(encoder: Encoder): Promise<EncodedBytes[]> {
+  const stream = encoder.open();
+  const out: EncodedBytes[] = [];
+  for (let g = 0; g < 3; g += 1) {
+    for (let s = 0; s < 20; s += 1) await stream.append(batch(g * 2000 + s * 100, 100));
+    out.push(await stream.encode(PART));
+  }
+  out.push(await stream.finish(PART));
+  stream.close();
+  return out;
+}
+
+const joined = (all: EncodedBytes[], format: 'parquet' | 'csv') =>
+  Buffer.concat(all.flatMap((o) => o[format] ?? []));
+
+const pool = createEncoderPool({ workers: 1 });
+afterAll(async () => {
+  await pool.close();
+});
+
+describe('encoder worker pool', () => {
+  it('produces the same Parquet and CSV bytes as encoding on the calling thread', async () => {
+    const [inWorker, inline] = await Promise.all([encodeAll(pool), encodeAll(inlineEncoder())]);
+    expect(joined(inWorker, 'parquet').length).toBeGreaterThan(1000);
+    expect(joined(inWorker, 'parquet').equals(joined(inline, 'parquet'))).toBe(true);
+    expect(joined(inWorker, 'csv').toString()).toBe(joined(inline, 'csv').toString());
+    expect(joined(inWorker, 'csv').toString()).toContain(`"'=cmd 10, ""q"""`);
+  }, 60_000);
+
+  it('keeps two streams on one worker apart', async () => {
+    const a = pool.open();
+    const b = pool.open();
+    await a.append(batch(0, 5));
+    await b.append(batch(101, 3));
+    await a.append(batch(5, 5));
+    const [ra, rb] = await Promise.all([a.encode(PART), b.encode(PART)]);
+    const lines = (r: EncodedBytes) =>
+      Buffer.concat(r.csv ?? [])
+        .toString()
+        .trim()
+        .split('\r\n');
+    expect(lines(ra)).toHaveLength(11);
+    expect(lines(rb)).toHaveLength(4);
+    expect(lines(rb)[1]).toMatch(/^p101,/);
+    a.close();
+    b.close();
+  }, 60_000);
+
+  it('fails a call whose encoding throws with ENCODE_FAILED, and the worker goes on serving', async () => {
+    const stream = pool.open();
+    await stream.append(batch(0, 10));
+    const bad = { ...PART, formats: ['xlsx'] } as unknown as PartSpec;
+    await expect(stream.encode(bad)).rejects.toMatchObject({ code: 'ENCODE_FAILED' });
+    const ok = pool.open();
+    await ok.append(batch(0, 10));
+    expect((await ok.encode(PART)).csv?.length).toBe(1);
+  }, 60_000);
+
+  it('a worker over its heap limit fails its calls with ENCODE_FAILED; the next stream gets a new worker', async () => {
+    const small = createEncoderPool({ workers: 1, heapMb: 16 });
+    try {
+      const stream = small.open();
+      const wide: Cell[] = Array.from({ length: 20_000 }, (_, i) => `${i}`.padEnd(2_000, 'x'));
+      const attempt = (async () => {
+        for (let i = 0; i < 20; i += 1)
+          await stream.append({ rows: wide.length, fields: [['postId', wide]], metrics: [] });
+        return stream.encode(PART);
+      })();
+      await expect(attempt).rejects.toMatchObject({ code: 'ENCODE_FAILED' });
+      const next = small.open();
+      await next.append(batch(0, 10));
+      expect((await next.encode(PART)).parquet?.length).toBeGreaterThan(0);
+    } finally {
+      await small.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,75 @@
+/**
+ * One Lambda's share of a run, in its own process with one role's credentials (as each Lambda has its
+ * own role), for the least-privilege test (not a test file):
+ *
+ *   node --import tsx test/deploy/role-run.ts export  OUT.json
+ *   node --import tsx test/deploy/role-run.ts finalize IN.json OUT.json
+ *
+ * `export` plans the run, exports every report step by step (secret read, S3 writes, listing and
+ * removal of stale parts), then streams a 17 MiB object through the S3 sink (a multipart upload), abandons
+ * a 9 MiB one (AbortMultipartUpload) and deletes the first (DeleteObjects). `finalize` runs the Finalize
+ * handler on the export's result (previous manifest, CSV attachments, manifest, SES, EventBridge).
+ * Exit code 0 only when every step succeeded; the failure is printed on stderr.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createS3Sink } from '#adapters/s3-sink';
+import type { Config } from '#core/config/schema';
+import type { ExportStepResult, ReportOutcome, RunPlan } from '#core/run/types';
+import { embedConfig } from '../../infra/stacks/exporter-stack';
+
+const [phase, first, second] = process.argv.slice(2);
+const config = JSON.parse(String(process.env.LP_CONFIG)) as Config;
+(globalThis as Record<string, unknown>).__REPORT_EXPORTER_CONFIG__ = embedConfig(config);
+const context = { getRemainingTimeInMillis: () => 15 * 60_000, functionName: phase, awsRequestId: 'lp' };
+type Handler<T> = (event: unknown, ctx: typeof context) => Promise<T>;
+
+async function exportPhase(out: string): Promise<void> {
+  const plan = await ((await import('#handlers/plan')).handler as Handler<RunPlan>)(
+    { scheduleId: config.schedules[0]?.id, scheduledTime: '2026-11-23T07:00:00Z' },
+    context,
+  );
+  const step = (await import('#handlers/export')).handler as Handler<ExportStepResult>;
+  const outcomes: ReportOutcome[] = [];
+  for (const task of plan.tasks) {
+    let result = await step({ task }, context);
+    while (result.status === 'continue')
+      result = await step({ task, checkpoint: result.checkpoint }, context);
+    outcomes.push(result.outcome);
+  }
+  const failed = outcomes.filter((o) => o.manifest.status !== 'succeeded');
+  if (failed.length > 0) throw new Error(`reports failed: ${JSON.stringify(failed.map((o) => o.manifest))}`);
+
+  const sink = createS3Sink(String(process.env.BUCKET_NAME));
+  const key = `${config.output.prefix}${plan.window.end}/least-privilege/multipart.bin`;
+  const chunk = new Uint8Array(1024 * 1024).fill(7);
+  const big = sink.openWriter(key, 'application/octet-stream');
+  for (let i = 0; i < 17; i++) await big.write(chunk);
+  const written = await big.close();
+  if (written.bytes !== 17 * chunk.byteLength) throw new Error(`multipart wrote ${written.bytes} bytes`);
+  const abandoned = sink.openWriter(`${key}.abandoned`, 'application/octet-stream');
+  for (let i = 0; i < 9; i++) await abandoned.write(chunk);
+  await abandoned.abort();
+  await sink.deleteObjects([key]);
+  writeFileSync(out, JSON.stringify({ plan, outcomes }));
+}
+
+async function finalizePhase(input: string, out: string): Promise<void> {
+  const finalize = (await import('#handlers/finalize')).handler as Handler<{
+    status: string;
+    emailed: number;
+  }>;
+  const result = await finalize(JSON.parse(readFileSync(input, 'utf8')), context);
+  if (result.status !== 'succeeded' || result.emailed !== 1)
+    throw new Error(`finalize: ${JSON.stringify(result)}`);
+  writeFileSync(out, JSON.stringify(result));
+}
+
+try {
+  if (phase === 'export') await exportPhase(String(first));
+  else await finalizePhase(String(first), String(second));
+} catch (err: unknown) {
+  process.stderr.write(
+    `${phase} failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}\n`,
+  );
+  process.exitCode = 1;
+}
