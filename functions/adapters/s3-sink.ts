@@ -1,13 +1,17 @@
 /**
  * The S3 sink (`--bucket NAME`). Parts stream through `@aws-sdk/lib-storage` `Upload` (multipart once
  * an object passes one 8 MiB part, a single PUT below that; aborted on failure so no parts linger);
- * small objects use PutObject. The `S3Client` is created once per process from the SDK's default chain:
+ * small objects use PutObject. Conditional writes (the window lease, the window manifest) send
+ * `If-None-Match: *` or `If-Match: <etag>` and read a 412 (or a 409 from a concurrent conditional
+ * write) as "the condition did not hold". A move is a server-side CopyObject then a delete. The `S3Client` is created once per process from the SDK's default chain:
  * region and credentials as usual, endpoint from `AWS_ENDPOINT_URL_S3` (path-style when set, as local
  * S3 servers need).
  */
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
@@ -41,17 +45,29 @@ export function createS3Sink(bucket: string, client: S3Client = defaultS3Client(
       return { key, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
     },
     async getObject(key) {
+      return (await getTagged(client, bucket, key))?.body ?? null;
+    },
+    getTagged: (key) => getTagged(client, bucket, key),
+    async putIf(key, body, contentType, condition) {
+      const when = 'ifMatch' in condition ? { IfMatch: condition.ifMatch } : { IfNoneMatch: '*' };
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-        return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
-      } catch (err: unknown) {
-        if (err instanceof NoSuchKey || (err instanceof Error && err.name === 'NoSuchKey')) return null;
-        throw new ExporterError(
-          'WRITE_FAILED',
-          `reading s3://${bucket}/${key} failed: ${describeError(err)}`,
-          { cause: err },
+        const out = await client.send(
+          new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ...when }),
         );
+        return out.ETag ?? '';
+      } catch (err: unknown) {
+        if (conditionFailed(err)) return null;
+        throw writeError(bucket, key, err);
       }
+    },
+    async moveObject(from, to) {
+      const source = `${bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+      await wrap(`copying s3://${bucket}/${from} to ${to}`, () =>
+        client.send(new CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: source })),
+      );
+      await wrap(`deleting s3://${bucket}/${from}`, () =>
+        client.send(new DeleteObjectCommand({ Bucket: bucket, Key: from })),
+      );
     },
     async list(prefix) {
       const keys: string[] = [];
@@ -85,6 +101,31 @@ export function createS3Sink(bucket: string, client: S3Client = defaultS3Client(
       }
     },
   };
+}
+
+async function getTagged(client: S3Client, bucket: string, key: string) {
+  try {
+    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const body = out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
+    return { body, etag: out.ETag ?? '' };
+  } catch (err: unknown) {
+    if (err instanceof NoSuchKey || (err instanceof Error && err.name === 'NoSuchKey')) return null;
+    throw new ExporterError('WRITE_FAILED', `reading s3://${bucket}/${key} failed: ${describeError(err)}`, {
+      cause: err,
+    });
+  }
+}
+
+/** 412 Precondition Failed, or 409 ConditionalRequestConflict (another conditional write won). */
+function conditionFailed(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return (
+    err.name === 'PreconditionFailed' ||
+    err.name === 'ConditionalRequestConflict' ||
+    status === 412 ||
+    status === 409
+  );
 }
 
 function uploadWriter(client: S3Client, bucket: string, key: string, contentType: string): ObjectWriter {

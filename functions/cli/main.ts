@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { ExporterError } from '#core/errors';
 import { registerBackfill } from './commands/backfill';
+import { registerCheck } from './commands/check';
 import { registerDemo } from './commands/demo';
 import { registerMigrateV1 } from './commands/migrate-v1';
 import { registerRun } from './commands/run';
@@ -19,6 +20,7 @@ const program = new Command('report-exporter')
 
 registerDemo(program);
 registerValidate(program);
+registerCheck(program);
 registerMigrateV1(program);
 registerRun(program);
 registerBackfill(program);

@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'API_CURSOR_LOOP' // the server sent back a cursor it already sent
   | 'SCHEMA_DRIFT'
   | 'WRITE_FAILED'
+  | 'WINDOW_BUSY' // another run holds the window's lease (waited the allowed time)
+  | 'LEASE_LOST' // this run's lease on its window expired and another run took it over
   | 'ENCODE_FAILED' // the Parquet/CSV encoder (worker) failed or died, e.g. at its heap limit
   | 'EMAIL_FAILED'
   | 'STATE_TOO_LARGE' // a checkpoint or result would not fit a Step Functions payload

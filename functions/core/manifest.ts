@@ -16,10 +16,11 @@ export const ManifestFileSchema = z.object({
 });
 export type ManifestFile = z.infer<typeof ManifestFileSchema>;
 
+export const ReportStatusSchema = z.enum(['succeeded', 'failed']);
+
 /**
- * Something about a report that people should know although it succeeded (a requested metric absent
- * from every row, a suspicious last page …). Codes are stable UPPER_SNAKE strings; messages are plain,
- * secret-free, and say what to do. Shown to operators, never to stakeholders.
+ * Something an operator should know about a report that did not fail it: a stable UPPER_SNAKE `code`
+ * and a plain, secret-free message that says what to do (manifest, log, operators' email, metric).
  */
 export interface ReportWarning {
   readonly code: string;
@@ -35,8 +36,6 @@ export const ReportWarningSchema = z.object({
   count: z.optional(z.number()),
 });
 
-export const ReportStatusSchema = z.enum(['succeeded', 'failed']);
-
 export const ManifestReportSchema = z.object({
   reportId: z.string(),
   route: z.string(),
@@ -50,8 +49,9 @@ export const ManifestReportSchema = z.object({
   error: z.nullable(z.string()),
   /** The stable code of `error` (`AUTH_REJECTED`, `API_FORBIDDEN` …), for operators; absent when succeeded. */
   errorCode: z.optional(z.string()),
-  warnings: z.optional(z.array(ReportWarningSchema)),
   files: z.array(ManifestFileSchema),
+  /** Present when a silent-loss guard fired: the report succeeded, but its data may be incomplete. */
+  warnings: z.optional(z.array(ReportWarningSchema)),
 });
 export type ManifestReport = z.infer<typeof ManifestReportSchema>;
 

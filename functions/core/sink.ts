@@ -17,6 +17,18 @@ export interface ObjectWriter {
   abort(): Promise<void>;
 }
 
+/** An object's bytes and its entity tag (S3's ETag; a folder uses the sha256 of the bytes). */
+export interface TaggedObject {
+  readonly body: Uint8Array;
+  readonly etag: string;
+}
+
+/**
+ * A conditional write: `{ ifNoneMatch: '*' }` creates the object only when it does not exist;
+ * `{ ifMatch: etag }` replaces it only while it is still that version (compare-and-swap).
+ */
+export type WriteCondition = { readonly ifNoneMatch: '*' } | { readonly ifMatch: string };
+
 export interface Sink {
   /** A human-readable location: `s3://bucket/key` or an absolute file path. */
   locate(key: string): string;
@@ -27,4 +39,10 @@ export interface Sink {
   /** Every key under the prefix (recursive), sorted. */
   list(prefix: string): Promise<string[]>;
   deleteObjects(keys: readonly string[]): Promise<void>;
+  /** The object with its entity tag, or null when it does not exist. */
+  getTagged(key: string): Promise<TaggedObject | null>;
+  /** Writes only when the condition holds; the new entity tag, or null when it did not hold. */
+  putIf(key: string, body: string, contentType: string, condition: WriteCondition): Promise<string | null>;
+  /** Moves an object to another key, replacing what is there (rename / server-side copy + delete). */
+  moveObject(from: string, to: string): Promise<void>;
 }

@@ -1,8 +1,12 @@
 /**
  * Export Lambda: one step of one report. Returns `continue` with a checkpoint when the Lambda's time
  * runs low (the workflow calls it again with that checkpoint), or `done` with the report's outcome.
+ * When another execution holds the window's lease (an overlapping run of the same window), it fails
+ * with the error name `WindowBusy`, which the workflow retries with back-off before giving up.
  */
+
 import { sharedEncoderPool } from '#adapters/encoder-pool';
+import { isExporterError } from '#core/errors';
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportStepResult } from '#core/run/types';
 import { apiClient, apiCounters } from './api';
@@ -33,6 +37,12 @@ export const handler = lambdaHandler(
         last = { pages: p.pages, rows: p.rows };
       },
       ...(margin !== undefined ? { tuning: { safetyMarginMs: margin } } : {}),
+    }).catch((err: unknown) => {
+      // Another execution holds the window: a named error the workflow retries with back-off.
+      if (!isExporterError(err, 'WINDOW_BUSY')) throw err;
+      const busy = new Error(err.message);
+      busy.name = 'WindowBusy';
+      throw busy;
     });
     const counts = { rows: last.rows - from.rows, pages: last.pages - from.pages };
     recordStep(

@@ -17,7 +17,10 @@ import { lambdaHandler, log, logger, runtimeConfig } from './wiring';
 const readParameter = createSsmParameterReader();
 
 export interface FinalizeOutput {
+  /** The window's manifest (merged with earlier runs of the window). */
   readonly manifestKey: string;
+  /** This run's own record, beside the window's manifest. */
+  readonly runRecordKey: string;
   readonly manifestLocation: string;
   readonly status: string;
   readonly emailed: number;
@@ -32,14 +35,25 @@ export const handler = lambdaHandler(
     const sink = exportSink(env.BUCKET_NAME);
     const deps = { sink, mailer: summaryMailer(config), readParameter, log, now: () => new Date() };
     const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
+    let runRecordKey = '';
     const { manifest, emailed } = await finalizeAndAnnounce(
-      () => finalizeRun(config, plan, toOutcomes(config, { plan, ...rest }), deps),
+      async () => {
+        const result = await finalizeRun(config, plan, toOutcomes(config, { plan, ...rest }), deps);
+        runRecordKey = result.runRecordKey;
+        return result;
+      },
       sink,
       { bucket: env.BUCKET_NAME, eventBus: env.EVENT_BUS_NAME },
       key,
     );
     recordRun(manifest);
-    return { manifestKey: key, manifestLocation: sink.locate(key), status: manifest.status, emailed };
+    return {
+      manifestKey: key,
+      runRecordKey,
+      manifestLocation: sink.locate(key),
+      status: manifest.status,
+      emailed,
+    };
   },
   { metrics: true },
 );

@@ -23,6 +23,8 @@ export const METRIC = {
   continuations: 'continuations',
   /** Reports that ended failed, counted by the Export step. */
   reportsFailed: 'reportsFailed',
+  /** Silent-loss warnings of a report that ended succeeded (the data may be incomplete). */
+  reportWarnings: 'reportWarnings',
   /** Finished runs. */
   runsCompleted: 'runsCompleted',
   /** Finished runs whose status is partial or failed (1) or succeeded (0). */

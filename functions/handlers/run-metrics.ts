@@ -24,6 +24,8 @@ export function recordStep(counts: StepCounts, result: ExportStepResult): void {
   if (result.status === 'continue') metrics.addMetric(METRIC.continuations, MetricUnit.Count, 1);
   else if (result.outcome.manifest.status === 'failed')
     metrics.addMetric(METRIC.reportsFailed, MetricUnit.Count, 1);
+  else
+    metrics.addMetric(METRIC.reportWarnings, MetricUnit.Count, result.outcome.manifest.warnings?.length ?? 0);
 }
 
 /** One finished run: completed, not succeeded, rows exported, reports failed. */

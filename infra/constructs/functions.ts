@@ -94,13 +94,18 @@ export class ExportFunctions extends Construct {
     props.secret.grantRead(exporter.role);
     exporter.role.addToPolicy(
       new iam.PolicyStatement({
-        actions: ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        // GetObject: the window's lease and manifest (compare-and-swap) and the staged parts' copy source.
+        actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         resources: [objects],
       }),
     );
     exporter.role.addToPolicy(list);
     finalize.role.addToPolicy(
-      new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [objects] }),
+      // DeleteObject: releasing the window's lease and removing the window's staging folder.
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
+        resources: [objects],
+      }),
     );
     finalize.role.addToPolicy(list);
     if (props.secretKeyArn) {

@@ -1,8 +1,8 @@
 /**
  * Operations: an encrypted, TLS-only SNS topic for alarms (optionally an email subscription from
  * `operations.alarmEmail`), alarms on workflow executions that fail or time out, runs that finish
- * partial or failed, Lambda errors and dead-letter-queue depth, and a dashboard of runs, failures,
- * rows exported and duration.
+ * partial or failed, reports that succeeded with silent-loss warnings, Lambda errors and
+ * dead-letter-queue depth, and a dashboard of runs, failures, rows exported and duration.
  */
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -79,6 +79,14 @@ export class Monitoring extends Construct {
         custom(METRIC.runsNotSucceeded, 'Sum', Duration.minutes(5)),
         'A report-exporter run finished partial or failed (see the manifest and the summary email)',
       ),
+      // A report that succeeded although the API's answers suggest missing data (a requested metric
+      // absent from every row, paging stopped at a full page without a cursor, rows without their
+      // identifying fields, repeated rows): the run is green, so only this metric makes it alarm.
+      this.alarm(
+        'ReportWarnings',
+        custom(METRIC.reportWarnings, 'Sum', Duration.minutes(5)),
+        'A report succeeded with silent-loss warnings: its data may be incomplete (see "warnings" in the manifest, the log and the summary email; run report-exporter check)',
+      ),
     ];
     this.alarms = alarms;
 
@@ -97,6 +105,7 @@ export class Monitoring extends Construct {
               sm.metricTimedOut(hourly),
               custom(METRIC.runsNotSucceeded),
               custom(METRIC.reportsFailed),
+              custom(METRIC.reportWarnings),
             ],
           }),
         ],

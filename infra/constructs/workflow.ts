@@ -6,6 +6,11 @@
  * yields the outcome. A step that fails outright (after the Lambda retries) is caught and becomes
  * `{failed: {reportId, error}}`, which Finalize turns into a `failed` manifest row — one report never
  * crashes the run. Payloads stay small: the checkpoint holds cursors, counts and the top N, no rows.
+ *
+ * One writer per window: the first Export step of a run takes the window's lease (an S3 object written
+ * with `If-None-Match: *`), every step renews it, Finalize releases it. An overlapping execution of the
+ * same window gets `WindowBusy` from its Export steps, retried here with back-off (about 7.5 minutes in
+ * all) before the report is caught as failed with a message naming the run that holds the window.
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -46,6 +51,12 @@ export class ExportWorkflow extends Construct {
       retryOnServiceExceptions: true,
     });
     exportTask.addRetry({ ...retry, interval: Duration.seconds(5), maxAttempts: 3, backoffRate: 2 });
+    exportTask.addRetry({
+      errors: ['WindowBusy'],
+      interval: Duration.seconds(30),
+      maxAttempts: 4,
+      backoffRate: 2,
+    });
     const failed = new sfn.Pass(this, 'ReportFailed', {
       parameters: {
         failed: {

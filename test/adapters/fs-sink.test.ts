@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSink } from '#adapters/fs-sink';
+import { safeHost } from '#adapters/fs-temp';
 
 let dir: string;
 beforeEach(async () => {
@@ -14,13 +15,13 @@ afterEach(async () => {
 });
 
 describe('fs sink', () => {
-  it('streams into a temp file and renames it into place on close, reporting bytes and sha256', async () => {
+  it('streams into a temp file outside the target folder and renames it into place on close, reporting bytes and sha256', async () => {
     const sink = createFsSink(dir);
     const w = sink.openWriter('a/b/part-00000.csv', 'text/csv');
     await w.write(new TextEncoder().encode('x,y\r\n'));
     await w.write(new TextEncoder().encode('1,2\r\n'));
-    expect(await readdir(join(dir, 'a/b'))).toEqual([expect.stringContaining('.tmp-')]);
-    expect(await sink.list('a/')).toEqual([]);
+    expect(await readdir(dir)).toEqual(['.tmp']);
+    expect(await sink.list('')).toEqual([]);
     const written = await w.close();
     const bytes = await readFile(join(dir, 'a/b/part-00000.csv'));
     expect(written).toEqual({
@@ -36,7 +37,57 @@ describe('fs sink', () => {
     const w = sink.openWriter('x/part.parquet', 'application/octet-stream');
     await w.write(new Uint8Array([1, 2, 3]));
     await w.abort();
-    expect(await readdir(join(dir, 'x'))).toEqual([]);
+    expect(await readdir(dir)).toEqual(['.tmp']);
+    expect(await readdir(join(dir, '.tmp'))).toHaveLength(1);
+    expect(await readdir(join(dir, '.tmp', (await readdir(join(dir, '.tmp')))[0] ?? ''))).toEqual([]);
+  });
+
+  it('removes the temporary folder of a dead process of this host when the next sink writes', async () => {
+    const dead = join(dir, '.tmp', `${safeHost()}-999999999-0badc0de`);
+    await mkdir(dead, { recursive: true });
+    await writeFile(join(dead, 'abc-part-00000.csv'), 'half');
+    const alive = join(dir, '.tmp', `${safeHost()}-${process.pid}-0000beef`);
+    await mkdir(alive, { recursive: true });
+    await createFsSink(dir).putObject('k', 'v', 'text/plain');
+    const left = await readdir(join(dir, '.tmp'));
+    expect(left).not.toContain(`${safeHost()}-999999999-0badc0de`);
+    expect(left).toContain(`${safeHost()}-${process.pid}-0000beef`);
+  });
+
+  it('creates only when absent and swaps only the expected version (sha256 as the tag)', async () => {
+    const sink = createFsSink(dir);
+    const first = await sink.putIf('w/lease.json', 'one', 'application/json', { ifNoneMatch: '*' });
+    expect(first).toBe(createHash('sha256').update('one').digest('hex'));
+    expect(await sink.putIf('w/lease.json', 'two', 'application/json', { ifNoneMatch: '*' })).toBeNull();
+    expect(
+      await sink.putIf('w/lease.json', 'two', 'application/json', { ifMatch: 'f'.repeat(64) }),
+    ).toBeNull();
+    const second = await sink.putIf('w/lease.json', 'two', 'application/json', { ifMatch: first ?? '' });
+    expect(await sink.getTagged('w/lease.json')).toEqual({
+      body: new TextEncoder().encode('two'),
+      etag: second,
+    });
+    expect(await sink.putIf('w/gone.json', 'x', 'application/json', { ifMatch: first ?? '' })).toBeNull();
+  });
+
+  it('of many concurrent swaps from one version exactly one wins', async () => {
+    const sink = createFsSink(dir);
+    const tag = (await sink.putIf('w/m.json', 'v0', 'application/json', { ifNoneMatch: '*' })) ?? '';
+    const others = Array.from({ length: 6 }, () => createFsSink(dir));
+    const won = await Promise.all(
+      others.map((s, i) => s.putIf('w/m.json', `v${i + 1}`, 'application/json', { ifMatch: tag })),
+    );
+    expect(won.filter((t) => t !== null)).toHaveLength(1);
+  });
+
+  it('moves an object over another and prunes the emptied folders', async () => {
+    const sink = createFsSink(dir);
+    await sink.putObject('stage/r/part-0.csv', 'new', 'text/csv');
+    await sink.putObject('part/part-0.csv', 'old', 'text/csv');
+    await sink.moveObject('stage/r/part-0.csv', 'part/part-0.csv');
+    expect(await sink.list('')).toEqual(['part/part-0.csv']);
+    expect(await readFile(join(dir, 'part/part-0.csv'), 'utf8')).toBe('new');
+    expect((await readdir(dir)).sort()).toEqual(['.tmp', 'part']);
   });
 
   it('lists recursively and sorted, gets, puts and deletes', async () => {

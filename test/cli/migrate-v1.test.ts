@@ -13,7 +13,11 @@ describe('report-exporter migrate-v1', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain('# changed: path pluralized; metrics are required');
-    expect(stdout).toContain('# dropped: reportingGroupIds: removed in v2 and not accepted');
+    expect(stdout).toContain(
+      '# changed: reportingGroupIds: removed in v2. Kept in filters so that validate refuses',
+    );
+    expect(stdout).toContain('# campaigns-performance: does not validate yet — filters.reportingGroupIds:');
+    expect(stdout).toContain('# creators-performance: validates as printed');
     expect(stdout).toContain('# dropped: page: v2 pages with a cursor');
     expect(stdout).toContain("# dropped: startDate/endDate: the schedule's window sets the dates");
     expect(stdout).toContain('# changed: influencer renamed to creators');

@@ -22,6 +22,29 @@ schedules:
 `;
 
 describe('report-exporter validate', () => {
+  it('warns with "did you mean" for a metric name close to a known one, and still exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    const file = join(dir, 'reports.yaml');
+    writeFileSync(
+      file,
+      `api: { baseUrl: https://reporting.example.com, credentialsSecret: s }
+schedules:
+  - id: weekly
+    cron: "0 8 ? * MON *"
+    window: last-7-days
+    reports:
+      - { id: a, route: posts/performance, metrics: [likes, coments, paidImpresions, someNewMetric] }
+`,
+    );
+    const { code, stdout, stderr } = await runCli(['validate', '--config', file]);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${file} is valid: 1 schedule(s), 1 report(s)\n`);
+    expect(stderr.trim().split('\n')).toEqual([
+      'warning: schedules[0].reports[0].metrics[1]: metric "coments" is not a name we know — did you mean "comments"? (a warning only: the API may know names we do not; `report-exporter check` asks it)',
+      'warning: schedules[0].reports[0].metrics[2]: metric "paidImpresions" is not a name we know — did you mean "paidImpressions"? (a warning only: the API may know names we do not; `report-exporter check` asks it)',
+    ]);
+  });
+
   it('exits 0 for the example config and says what it holds', async () => {
     const { code, stdout } = await runCli(['validate', '--config', 'reports.yaml']);
     expect(code).toBe(0);

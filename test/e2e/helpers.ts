@@ -32,6 +32,7 @@ export function simulatorApi(sim: Simulator, config: Config, log?: Log): Reporti
     baseUrl: sim.baseUrl,
     credentials: async () => sim.credentials,
     arrayFormat: config.api.arrayFormat,
+    cursorPath: config.api.cursorPath,
     pageSize: config.api.pageSize,
     concurrency: config.api.concurrency,
     timeoutMs: 5_000,

@@ -12,6 +12,8 @@ import { type LocalS3, startLocalS3 } from './fauxqs';
 
 const REQUEST = { scheduleId: 'daily', scheduledTime: '2026-11-23T08:00:00Z' };
 const POSTS = 'exports/daily/posts/';
+/** Where this run (`run`) stages the posts report's CSV parts before committing them. */
+const STAGED_CSV = 'exports/daily/_staging/dt=2026-11-22/run/posts/csv/';
 const config = postsConfig(`      - id: creators
         route: creators/performance
         metrics: [likes]
@@ -99,7 +101,7 @@ describe('export to S3 (local S3-protocol server)', () => {
       ...real,
       openWriter(key, type) {
         const w = real.openWriter(key, type);
-        if (!key.startsWith(POSTS) || !key.endsWith('.csv')) return w;
+        if (!key.startsWith(STAGED_CSV)) return w;
         return {
           async write(chunk) {
             csvBytes += chunk.byteLength;
@@ -122,10 +124,11 @@ describe('export to S3 (local S3-protocol server)', () => {
     const keys = await real.list(POSTS);
     expect(keys.filter((k) => k.endsWith('_SUCCESS'))).toEqual([]);
     expect(keys.filter((k) => k.endsWith('.csv'))).toEqual([]);
+    expect(await real.list('exports/daily/_staging/')).toEqual([]);
     const started = s3.uploadIds.slice(before);
     expect(started.length).toBeGreaterThan(0);
     for (const id of started) {
-      expect(await s3.uploadOpen('exp-b', `${POSTS}csv/dt=2026-11-22/part-00000.csv`, id)).toBe(false);
+      expect(await s3.uploadOpen('exp-b', `${STAGED_CSV}part-00000.csv`, id)).toBe(false);
     }
     expect(await real.list('exports/daily/creators/csv/')).toContain(
       'exports/daily/creators/csv/dt=2026-11-22/_SUCCESS',

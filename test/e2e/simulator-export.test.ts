@@ -96,6 +96,8 @@ describe('export against the simulator with faults on', () => {
   it('every report of both schedules succeeded', () => {
     expect(manifests.flatMap((m) => m.reports.filter((r) => r.error).map((r) => r.error))).toEqual([]);
     expect(manifests.map((m) => m.status)).toEqual(['succeeded', 'succeeded']);
+    // a server that agrees with the exporter: a plain success, no silent-loss warnings
+    expect(manifests.flatMap((m) => m.reports.flatMap((r) => r.warnings ?? []))).toEqual([]);
     expect(manifests.flatMap((m) => m.reports.map((r) => r.route)).sort()).toEqual([
       'campaigns',
       'campaigns/performance',

@@ -45,7 +45,13 @@ type Handlers = {
   finalize: (
     e: unknown,
     c: LambdaContext,
-  ) => Promise<{ manifestKey: string; manifestLocation: string; status: string; emailed: number }>;
+  ) => Promise<{
+    manifestKey: string;
+    runRecordKey: string;
+    manifestLocation: string;
+    status: string;
+    emailed: number;
+  }>;
 };
 
 let sim: Simulator;
@@ -129,9 +135,12 @@ async function runWorkflow(
   return { plan, outcomes, continues, largestPayload, finalized };
 }
 
-async function listKeys(bucket: string): Promise<string[]> {
+async function listKeys(bucket: string, raw = false): Promise<string[]> {
   const out = await s3.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'exports/' }));
-  return (out.Contents ?? []).map((o) => o.Key ?? '').sort();
+  if (raw) return (out.Contents ?? []).map((o) => o.Key ?? '').sort();
+  // Each run keeps its own record (`runs/{runId}.json`); run ids differ between buckets.
+  const keys = (out.Contents ?? []).map((o) => (o.Key ?? '').replace(/\/runs\/[^/]+\.json$/, '/runs/*.json'));
+  return [...new Set(keys)].sort();
 }
 
 async function getText(bucket: string, key: string): Promise<string> {
@@ -343,18 +352,23 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
     };
     const run = await runWorkflow(15 * 60_000, failing);
     expect(run.finalized.status).toBe('partial');
-    const m = await manifestOf(HANDLER_BUCKET, run.finalized.manifestKey);
-    expect(m.reports.map((r) => [r.reportId, r.status])).toEqual([
+    const record = await manifestOf(HANDLER_BUCKET, run.finalized.runRecordKey);
+    expect(record.reports.map((r) => [r.reportId, r.status])).toEqual([
       ['campaigns', 'succeeded'],
       ['creators', 'failed'],
       ['posts', 'succeeded'],
       ['platforms', 'succeeded'],
     ]);
-    expect(m.reports[1]).toMatchObject({
+    expect(record.reports[1]).toMatchObject({
       route: 'creators/performance',
       error: 'Error: Task timed out after 900.00 seconds',
       files: [],
     });
+    // The window's manifest keeps the entry of the partition that is still there (an earlier run's).
+    const m = await manifestOf(HANDLER_BUCKET, run.finalized.manifestKey);
+    expect(m.reports.map((r) => [r.reportId, r.status])).toEqual(
+      record.reports.map((r) => [r.reportId, 'succeeded']),
+    );
   });
 
   it('still announces the written manifest when only the email failed, then fails the step', async (ctx) => {
@@ -438,7 +452,7 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
 
   it('never writes the client secret into the bucket', async (ctx) => {
     needMoto(ctx);
-    for (const k of (await listKeys(HANDLER_BUCKET)).filter((k) => !k.endsWith('.parquet'))) {
+    for (const k of (await listKeys(HANDLER_BUCKET, true)).filter((k) => !k.endsWith('.parquet'))) {
       expect(await getText(HANDLER_BUCKET, k)).not.toContain(sim.credentials.clientSecret);
     }
   });

@@ -211,7 +211,7 @@ describe('least privilege', () => {
     );
     expect(st).toContainEqual(
       expect.objectContaining({
-        Action: ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         Resource: `${bucketArn()}/exports/*`,
       }),
     );
@@ -223,11 +223,11 @@ describe('least privilege', () => {
     });
   });
 
-  it('Finalize: reads/writes under the prefix, sends as the one SES identity, puts events on the one bus', () => {
+  it('Finalize: reads/writes/deletes (lease, staging) under the prefix, sends as the one SES identity, puts events on the one bus', () => {
     const st = statementsOf('FunctionsFinalizeRole');
     expect(st).toContainEqual(
       expect.objectContaining({
-        Action: ['s3:PutObject', 's3:GetObject'],
+        Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
         Resource: `${bucketArn()}/exports/*`,
       }),
     );
@@ -383,7 +383,7 @@ describe('Glue catalog', () => {
 });
 
 describe('operations', () => {
-  it('alarms into an encrypted topic on failed, timed-out or partial runs, Lambda errors and DLQ depth', () => {
+  it('alarms into an encrypted topic on failed, timed-out or partial runs, report warnings, Lambda errors and DLQ depth', () => {
     s.template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
     const alarms = Object.values(resourcesOf(s.template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
     const names = alarms.map((a) => `${String(a.Namespace)}/${String(a.MetricName)}`).sort();
@@ -397,6 +397,7 @@ describe('operations', () => {
         'AWS/States/ExecutionsFailed',
         'AWS/States/ExecutionsTimedOut',
         'ReportExporter/runsNotSucceeded',
+        'ReportExporter/reportWarnings',
       ].sort(),
     );
     const topic = logicalId('MonitoringAlarms', 'AWS::SNS::Topic');

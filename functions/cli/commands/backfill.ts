@@ -9,6 +9,7 @@ import { ExporterError } from '#core/errors';
 import { occurrences } from '#core/occurrences';
 import { findSchedule } from '#core/run/lookup';
 import {
+  leaseFor,
   mailerFor,
   type OutputOptions,
   outputOptions,
@@ -50,7 +51,7 @@ export function registerBackfill(program: Command): void {
     log.info('backfill', { scheduleId: schedule.id, runs: times.length, from: opts.from, to: opts.to });
     const emailFailures: string[] = [];
     const manifests = await runAll(
-      { config, sink, mailer, log, api: realApi, emailFailures },
+      { config, sink, mailer, log, api: realApi, emailFailures, lease: leaseFor(opts) },
       schedule.id,
       times,
       [],

@@ -11,12 +11,14 @@ import { createCredentialsProvider } from '#adapters/credentials';
 import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
 import { createOutboxMailer } from '#adapters/outbox-mailer';
+import { processOwner } from '#adapters/process-owner';
 import { createS3Sink } from '#adapters/s3-sink';
 import { createSesMailer } from '#adapters/ses-mailer';
 import { createSsmParameterReader } from '#adapters/ssm-parameters';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
+import { CLI_LEASE, type LeaseOptions } from '#core/commit/lease';
 import type { Config } from '#core/config/schema';
 import type { Mailer } from '#core/email/types';
 import { describeError, ExporterError, isExporterError } from '#core/errors';
@@ -47,6 +49,8 @@ export interface OutputOptions {
   readonly sendEmail?: boolean;
   /** commander's `--no-email` sets this to false (kept for old scripts; no email is the default). */
   readonly email?: boolean;
+  /** Seconds to wait for another run holding the same window (`--lease-wait`). */
+  readonly leaseWait?: string;
   readonly config: string;
 }
 
@@ -58,6 +62,11 @@ export function outputOptions(cmd: Command): Command {
     .option('--email-dir <dir>', 'write the summary emails as .eml and .html files into this folder')
     .option('--send-email', "send the summary emails through SES to the schedule's recipients and operators")
     .option('--no-email', 'send no summary email (the default; kept for old scripts)')
+    .option(
+      '--lease-wait <seconds>',
+      'when another run is writing the same window, wait this long for it before stopping',
+      String(CLI_LEASE.waitMs / 1000),
+    )
     .option('-c, --config <file>', 'config file', 'reports.yaml');
 }
 
@@ -99,8 +108,19 @@ export function parseAt(at: string | undefined, now: Date, timezone = 'UTC'): st
   return t.toUTC().toISO() ?? now.toISOString();
 }
 
+/** The CLI's lease: `--lease-wait` seconds of waiting, this process as the owner. */
+export function leaseFor(opts: OutputOptions): LeaseOptions {
+  const seconds = Number(opts.leaseWait ?? CLI_LEASE.waitMs / 1000);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 86_400) {
+    throw new ExporterError('USAGE', `--lease-wait "${opts.leaseWait}" is not a number of seconds (0–86400)`);
+  }
+  return { ...CLI_LEASE, waitMs: seconds * 1000, owner: processOwner() };
+}
+
 export interface RunContext {
   readonly config: Config;
+  /** How this process holds a window's lease (default: the CLI's, 30 s of waiting). */
+  readonly lease?: LeaseOptions;
   readonly sink: Sink;
   readonly mailer: Mailer | null;
   readonly log: CliLog;
@@ -136,6 +156,7 @@ export async function runAll(
         now: () => new Date(),
         newRunId: randomUUID,
         onProgress: (p) => ctx.log.progress(p),
+        lease: ctx.lease ?? { ...CLI_LEASE, owner: processOwner() },
         encoder: sharedEncoderPool(),
       };
       const request = {
@@ -179,19 +200,30 @@ export function reportEmailFailures(failures: readonly string[]): void {
   if (failures.length > 0) process.exitCode = 1;
 }
 
-/** One line per report, to stdout; sets exit code 1 when any report failed. */
+/** Exit code of a run whose reports all succeeded but with silent-loss warnings. */
+export const EXIT_WARNINGS = 3;
+
+/**
+ * One line per report, to stdout, then a line per warning; sets exit code 1 when any report failed,
+ * else 3 when any report carries warnings (the data may be incomplete although nothing failed).
+ */
 export function reportManifests(manifests: readonly Manifest[], sink: Sink, prefix: string): void {
   for (const m of manifests) {
     process.stdout.write(`${m.scheduleId} ${m.window.start}..${m.window.end}: ${m.status}\n`);
     for (const r of m.reports) {
       const what =
         r.status === 'succeeded' ? `${r.rowCount} rows, ${r.files.length} files` : `FAILED: ${r.error ?? ''}`;
-      process.stdout.write(`  ${r.reportId.padEnd(20)} ${what}\n`);
+      const warned = r.warnings?.length ? ` — ${r.warnings.length} WARNING(S)` : '';
+      process.stdout.write(`  ${r.reportId.padEnd(20)} ${what}${warned}\n`);
+      for (const w of r.warnings ?? []) process.stdout.write(`    WARNING ${w.code}: ${w.message}\n`);
     }
     process.stdout.write(
       `  manifest: ${sink.locate(`${prefix}${m.scheduleId}/_manifests/dt=${m.window.end}/manifest.json`)}\n`,
     );
     if (m.status !== 'succeeded') process.exitCode = 1;
+    else if (process.exitCode !== 1 && m.reports.some((r) => r.warnings?.length)) {
+      process.exitCode = EXIT_WARNINGS;
+    }
   }
 }
 
@@ -211,7 +243,7 @@ export function registerRun(program: Command): void {
     const log = createCliLog();
     const emailFailures: string[] = [];
     const manifests = await runAll(
-      { config, sink, mailer, log, api: realApi, emailFailures },
+      { config, sink, mailer, log, api: realApi, emailFailures, lease: leaseFor(opts) },
       opts.schedule,
       [at],
       opts.report,

@@ -28,7 +28,7 @@ import {
   type RetryPolicy,
   withRetries,
 } from './retry';
-import { createTokenManager, parseToken } from './token';
+import { createTokenManager, parseToken, type TokenRequestFormat, tokenRequestBody } from './token';
 import { createTransport, type Received } from './transport';
 import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
 
@@ -43,6 +43,10 @@ export interface ApiClientOptions {
   /** Called whenever a token is needed; may cache (see adapters/credentials). */
   readonly credentials: () => Promise<ClientCredentials>;
   readonly arrayFormat?: ArrayFormat;
+  /** Where a page carries its next cursor (a dotted path into the body). Default `nextCursor`. */
+  readonly cursorPath?: string;
+  /** How the token request carries the credentials: JSON (default) or an OAuth form body. */
+  readonly tokenRequest?: TokenRequestFormat;
   /** `limit` on list routes. Default 500. */
   readonly pageSize?: number;
   /** Requests in flight at once across everything using this client. Default 4. */
@@ -142,8 +146,10 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
         url: tokenUrl(options.baseUrl),
         path: '/oauth/token',
         maxBytes,
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
-        body: JSON.stringify({ clientId: creds.clientId, clientSecret: creds.clientSecret }),
+        ...tokenRequestBody(creds, options.tokenRequest ?? 'json', {
+          accept: 'application/json',
+          'user-agent': USER_AGENT,
+        }),
       });
       if (res.status >= 200 && res.status < 300) {
         const jwt = parseToken(res.text);
@@ -189,7 +195,8 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
           });
         }
       }
-      if (res.status >= 200 && res.status < 300) return parsePage(res.text, `GET ${path}`);
+      if (res.status >= 200 && res.status < 300)
+        return parsePage(res.text, `GET ${path}`, options.cursorPath);
       const failure = failureOf('GET', path, res);
       throw retryableOr(res, (a, o) => dataRouteError(failure, sent, a, o));
     });

@@ -79,24 +79,32 @@ export function serverText(body: string): string {
   return clean(body.slice(0, BODY_SNIPPET_CHARS));
 }
 
-const VALID_SET_KEY = /^(valid|allowed|supported|permitted)(metrics|values|names)?$/i;
+const VALID_SET_KEY = /^(valid|allowed|supported|permitted|available|accepted)/i;
+/** Arrays that name what was wrong or what was sent, never the valid set. */
+const NOT_VALID_SET_KEY =
+  /invalid|unknown|unsupported|rejected|requested|sent|given|bad|wrong|instance|campaign/i;
 
-/** The valid metric names a 400 body names, searched for in arrays like `validMetrics`/`allowed`. */
-export function validSetOf(body: string): string[] | null {
-  const search = (value: unknown, depth: number): string[] | null => {
-    if (depth > 4 || value === null || typeof value !== 'object') return null;
+/**
+ * The valid metric names a 400 body names. The field is not documented, so every array of strings in
+ * the body counts (searched a few levels deep): one whose key reads like a valid set (`validMetrics`,
+ * `allowed`, `supportedValues`…) first, else the first whose key does not name the wrong or the sent
+ * values (`invalidMetrics`, `requested`…) and that is not just the metrics we sent.
+ */
+export function validSetOf(body: string, sent: readonly string[] = []): string[] | null {
+  const arrays: { key: string; values: string[] }[] = [];
+  const search = (value: unknown, depth: number): void => {
+    if (depth > 4 || value === null || typeof value !== 'object') return;
     for (const [key, v] of Object.entries(value)) {
-      if (VALID_SET_KEY.test(key) && Array.isArray(v) && v.every((x) => typeof x === 'string')) {
-        return (v as string[]).map(clean);
-      }
+      if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) {
+        arrays.push({ key, values: (v as string[]).map(clean) });
+      } else search(v, depth + 1);
     }
-    for (const v of Object.values(value)) {
-      const found = search(v, depth + 1);
-      if (found) return found;
-    }
-    return null;
   };
-  return search(parseJson(body), 0);
+  search(parseJson(body), 0);
+  const named = arrays.find((a) => VALID_SET_KEY.test(a.key));
+  if (named) return named.values;
+  const same = (a: readonly string[]) => a.length === sent.length && a.every((v) => sent.includes(v));
+  return arrays.find((a) => !NOT_VALID_SET_KEY.test(a.key) && !same(a.values))?.values ?? null;
 }
 
 function statusLine(status: number): string {
@@ -133,7 +141,7 @@ export function dataRouteError(
   const details = { ...baseDetails(f), attempts };
   const code = codeForStatus(f.status);
   if (f.status === 400) {
-    const valid = validSetOf(f.body);
+    const valid = validSetOf(f.body, sent.metrics ?? []);
     const tail = valid ? ` (valid metrics named by the server: ${valid.join(', ')})` : '';
     return new ExporterError(code, `${head}${tail}`, {
       details: { ...details, ...(valid ? { validMetrics: valid } : {}), metrics: sent.metrics ?? [] },

@@ -4,13 +4,23 @@ import type { ApiClientOptions } from './client';
 
 export type ConfiguredOptions = Pick<
   ApiClientOptions,
-  'baseUrl' | 'arrayFormat' | 'pageSize' | 'concurrency' | 'timeoutMs' | 'maxRetries' | 'maxResponseBytes'
+  | 'baseUrl'
+  | 'arrayFormat'
+  | 'tokenRequest'
+  | 'cursorPath'
+  | 'pageSize'
+  | 'concurrency'
+  | 'timeoutMs'
+  | 'maxRetries'
+  | 'maxResponseBytes'
 >;
 
 export function apiOptionsOf(api: Config['api']): ConfiguredOptions {
   return {
     baseUrl: api.baseUrl,
     arrayFormat: api.arrayFormat,
+    tokenRequest: api.tokenRequest,
+    cursorPath: api.cursorPath,
     pageSize: api.pageSize,
     concurrency: api.concurrency,
     timeoutMs: api.timeoutSeconds * 1000,

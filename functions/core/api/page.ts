@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { ExporterError } from '../errors';
+import { cursorAt, cursorElsewhere, DEFAULT_CURSOR_PATH } from './cursor-location';
 import type { ApiRow } from './types';
 
 const RowSchema = z.record(z.string(), z.unknown());
@@ -17,10 +18,26 @@ export const PageBodySchema = z.looseObject({
 export interface ParsedPage {
   readonly rows: readonly ApiRow[];
   readonly nextCursor: string | null;
+  /** When `nextCursor` is null: another place in the body that holds a cursor-like value. */
+  readonly cursorElsewhere?: string;
 }
 
-/** Parses the text of a 2xx body; `label` names the request in the error. */
-export function parsePage(text: string, label: string): ParsedPage {
+/**
+ * Parses the text of a 2xx body; `label` names the request in the error; the cursor is read at
+ * `cursorPath` (see ./cursor-location).
+ */
+export function parsePage(text: string, label: string, cursorPath = DEFAULT_CURSOR_PATH): ParsedPage {
+  const json = parseJson(text, label);
+  const page = shapeOf(json, label);
+  const nextCursor = cursorPath === DEFAULT_CURSOR_PATH ? page.nextCursor : cursorAt(json, cursorPath, label);
+  if (nextCursor !== null) return cursorPath === DEFAULT_CURSOR_PATH ? page : { ...page, nextCursor };
+  const elsewhere = cursorElsewhere(json, cursorPath);
+  return elsewhere === undefined
+    ? { rows: page.rows, nextCursor: null }
+    : { rows: page.rows, nextCursor: null, cursorElsewhere: elsewhere };
+}
+
+function parseJson(text: string, label: string): unknown {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -30,6 +47,10 @@ export function parsePage(text: string, label: string): ParsedPage {
       details: { label },
     });
   }
+  return json;
+}
+
+function shapeOf(json: unknown, label: string): ParsedPage {
   const fast = plainPage(json);
   if (fast) return checkedDepth(fast, label);
   const parsed = PageBodySchema.safeParse(json);

@@ -14,6 +14,7 @@ import type { ApiPage } from './types';
 export interface RawPage<Row> {
   readonly rows: readonly Row[];
   readonly nextCursor?: string | null;
+  readonly cursorElsewhere?: string;
 }
 
 export interface PaginateOptions<Row> {
@@ -53,7 +54,9 @@ export async function* paginate<Row extends ApiPage['rows'][number]>(
         { retryable: false, details: { label: options.label, page: index } },
       );
     }
-    yield { rows: page.rows, nextCursor: next, index };
+    yield next === null && page.cursorElsewhere !== undefined
+      ? { rows: page.rows, nextCursor: next, index, cursorElsewhere: page.cursorElsewhere }
+      : { rows: page.rows, nextCursor: next, index };
     if (next === null) return;
     seen.add(next);
     cursor = next;

@@ -58,7 +58,7 @@ export function buildQuery(request: ReportRequest, options: QueryOptions): strin
     one('contentType', f.contentType);
     one('dateBasis', f.dateBasis);
   }
-  parts.push(...encodeArray('instanceIds', f.instanceIds ?? [], options.arrayFormat));
+  if (spec.instanceIds) parts.push(...encodeArray('instanceIds', f.instanceIds ?? [], options.arrayFormat));
   if (spec.baseFilters) parts.push(...encodeArray('campaignIds', f.campaignIds ?? [], options.arrayFormat));
   for (const [key, value] of Object.entries(request.params ?? {})) one(key, value);
   if (spec.paged) one('limit', options.pageSize);

@@ -94,6 +94,27 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   };
 }
 
+/** `json`: `{"clientId","clientSecret"}`; `form`: an OAuth 2.0 client-credentials form body. */
+export type TokenRequestFormat = 'json' | 'form';
+
+/** Headers and body of the token request in the chosen format (the body holds the secret). */
+export function tokenRequestBody(
+  creds: { readonly clientId: string; readonly clientSecret: string },
+  format: TokenRequestFormat,
+  headers: Readonly<Record<string, string>>,
+): { headers: Record<string, string>; body: string } {
+  if (format === 'form') {
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+    }).toString();
+    return { headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body };
+  }
+  const body = JSON.stringify({ clientId: creds.clientId, clientSecret: creds.clientSecret });
+  return { headers: { ...headers, 'content-type': 'application/json' }, body };
+}
+
 /** The JWT from a 2xx token answer; AUTH_FAILED when the body has no `jwt` string. */
 export function parseToken(text: string): string {
   let json: unknown;

@@ -15,6 +15,11 @@ export interface ApiPage {
   readonly nextCursor: string | null;
   /** 0-based index of this page within the request (counting from the cursor it was resumed at). */
   readonly index: number;
+  /**
+   * On a page without a cursor where the exporter reads it (`api.cursorPath`): another place in the
+   * answer holding a cursor-like value (e.g. `meta.nextCursor`), which the silent-loss guard names.
+   */
+  readonly cursorElsewhere?: string;
 }
 
 export interface ReportRequest {

@@ -36,8 +36,9 @@ export function parseScheduleExpression(input: string): ScheduleExpression | { e
   const inner = /^cron\((.*)\)$/.exec(text)?.[1] ?? text;
   const fields = inner.trim().split(/\s+/);
   if (fields.length !== 6) {
+    const hint = fields.length === 5 ? fiveFieldHint(fields) : '';
     return {
-      error: `an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got ${fields.length}: "${inner}"`,
+      error: `an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got ${fields.length}: "${inner}"${hint}`,
     };
   }
   for (const [i, rule] of FIELD_RULES.entries()) {
@@ -52,7 +53,37 @@ export function parseScheduleExpression(input: string): ScheduleExpression | { e
   if ((dom === '?') === (dow === '?')) {
     return { error: 'cron needs "?" in exactly one of day-of-month and day-of-week (e.g. "0 8 ? * MON *")' };
   }
+  const special = specialDayProblem(dom, dow);
+  if (special) return { error: special };
   return { kind: 'cron', fields, text: `cron(${fields.join(' ')})` };
+}
+
+/**
+ * The L, W and # forms EventBridge documents, each alone in its field: day-of-month `L` (last day)
+ * or `nW` (weekday nearest day n); day-of-week `L` (Saturday), `nL` (last such weekday of the month)
+ * or `n#k` (k-th such weekday). Anything else (`LW`, `L-3`, `1W,15W`, `MON#1,FRI#3`) is refused:
+ * EventBridge does not document it, so `backfill` could not reproduce what it would fire.
+ */
+function specialDayProblem(dom: string, dow: string): string | null {
+  if (/[LW]/.test(dom) && !/^(L|\d{1,2}W)$/.test(dom)) {
+    return `cron day-of-month "${dom}" is not a form EventBridge documents: use L (last day of the month) or nW (the weekday nearest day n), each alone in the field`;
+  }
+  if (/[L#]/.test(dow) && !/^(L|([1-7]|SUN|MON|TUE|WED|THU|FRI|SAT)(L|#[1-5]))$/i.test(dow)) {
+    return `cron day-of-week "${dow}" is not a form EventBridge documents: use L, nL (the last such weekday of the month) or n#k (the k-th), each alone in the field`;
+  }
+  return null;
+}
+
+/** The 6-field EventBridge cron equivalent to a classic 5-field cron, as a hint for the message. */
+function fiveFieldHint(fields: readonly string[]): string {
+  const [min = '', hour = '', dom = '', month = '', dow = ''] = fields;
+  if (dom !== '*' && dow !== '*') {
+    return '; EventBridge cannot combine a day of month with a day of week: keep one and write "?" in the other';
+  }
+  // classic cron counts weekdays 0–7 from Sunday (0 and 7 both Sunday); EventBridge 1–7 (SUN–SAT)
+  const weekdays = dow.replace(/\d/g, (d) => DAYS[Number(d) % 7] ?? d);
+  const six = dow === '*' ? [min, hour, dom, month, '?', '*'] : [min, hour, '?', month, weekdays, '*'];
+  return `; the EventBridge equivalent is "cron(${six.join(' ')})"`;
 }
 
 function checkNumbers(
@@ -67,7 +98,14 @@ function checkNumbers(
     const nth = /#(\d+)$/.exec(range)?.[1];
     if (nth !== undefined && (Number(nth) < 1 || Number(nth) > 5))
       return `cron ${rule.name} "#${nth}" must name the 1st to 5th weekday of the month`;
-    for (const token of range.split('-')) {
+    const bounds = range.split('-');
+    if (bounds.length === 2) {
+      const [a = 0, b = 0] = bounds.map((t) => ordinal(t, index));
+      if (a > b) {
+        return `cron ${rule.name} range "${range}" runs backwards (${bounds[0]} comes after ${bounds[1]}); write the smaller value first, or two ranges for a span that wraps around`;
+      }
+    }
+    for (const token of bounds) {
       // Only a number takes the L/W suffix ("5L", "15W"); a name such as JUL keeps its final L.
       const bare = token.replace(/#\d+$/, '').replace(/^(\d+)[LW]$/, '$1');
       if (bare === '' || bare === '*' || bare === '?' || bare === 'L' || bare === 'LW') continue;
@@ -81,4 +119,12 @@ function checkNumbers(
     }
   }
   return null;
+}
+
+/** The number a range bound stands for (month and weekday names included); NaN when not a plain value. */
+function ordinal(token: string, index: number): number {
+  if (/^\d+$/.test(token)) return Number(token);
+  const names = index === 3 ? MONTHS : index === 4 ? DAYS : [];
+  const i = names.indexOf(token.toUpperCase());
+  return i >= 0 ? i + 1 : Number.NaN;
 }

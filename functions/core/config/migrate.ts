@@ -4,14 +4,25 @@
  */
 import { Document, visit } from 'yaml';
 import { ExporterError } from '../errors';
+import { formatIssues } from './load';
+import { classifyParam, dropNote, FILTER_PARAMS, readQuery } from './migrate-params';
 import { isLinkMetric, normaliseV1Path, ROUTE_SPECS, type Route, V1_PATHS } from './routes';
+import { ConfigSchema } from './schema';
 
 /** One report entry as it goes under a schedule's `reports:`. */
 export interface MigratedReport {
   id: string;
   route: Route;
   metrics?: string[];
-  filters?: { instanceIds?: string[]; campaignIds?: string[] };
+  filters?: {
+    platform?: string;
+    contentType?: string;
+    dateBasis?: string;
+    instanceIds?: string[];
+    campaignIds?: string[];
+    /** Kept only so that `validate` refuses the entry until the user scopes it with instanceIds. */
+    reportingGroupIds?: string[];
+  };
   params?: Record<string, string>;
 }
 
@@ -24,12 +35,15 @@ export interface Migration {
   readonly changes: readonly string[];
   /** What the URL carried that v2 or the exporter does not take, each with the reason. */
   readonly dropped: readonly string[];
+  /** Per report id: the problems `validate` reports for the entry as printed ([] = it validates). */
+  readonly problems: Readonly<Record<string, readonly string[]>>;
   /** Paste-ready YAML: comments, then the list item(s) for `reports:`. */
   readonly yaml: string;
 }
 
-const ARRAY_PARAMS = new Set(['instanceIds', 'campaignIds', 'metrics', 'reportingGroupIds']);
-const PAGING = new Set(['page', 'pageSize', 'perPage', 'per_page', 'limit', 'offset', 'nextCursor']);
+/** Why a v1 URL scoped by reporting groups yields an entry that does not validate yet. */
+export const GROUPS_KEPT =
+  'reportingGroupIds: removed in v2. Kept in filters so that validate refuses this entry until you replace them with the instanceIds of those groups: without instanceIds v2 exports every instance bound to the client';
 
 /**
  * Migrates one v1 request URL (absolute, or a path with its query string).
@@ -50,27 +64,19 @@ export function migrateV1Url(input: string): Migration {
   }
   const query = readQuery(url.searchParams);
   const dropped: string[] = [];
-  const changes = [mapping.note];
+  const changes: string[] = [mapping.note];
   const routes: Route[] = mapping.route ? [mapping.route] : ['instances', 'instances/performance'];
-  const reports = routes.map((route) => toReport(route, query, dropped));
   dropDates(query, dropped);
-  for (const key of query.keys()) {
-    if (key === 'reportingGroupIds') {
-      dropped.push(
-        'reportingGroupIds: removed in v2 and not accepted; scope the report with instanceIds (and campaignIds)',
-      );
-    } else if (PAGING.has(key)) {
-      dropped.push(
-        `${key}: v2 pages with a cursor (limit + nextCursor), which the exporter follows; page size is api.pageSize`,
-      );
-    }
-  }
+  const reports = routes.map((route) => toReport(route, query, dropped));
+  if (reports.some((r) => r.filters?.reportingGroupIds)) changes.push(GROUPS_KEPT);
+  const problems = Object.fromEntries(reports.map((r) => [r.id, problemsOf(r)]));
   return {
     v1Path,
     reports,
     changes,
     dropped: unique(dropped),
-    yaml: render(v1Path, reports, changes, dropped),
+    problems,
+    yaml: render(v1Path, reports, changes, dropped, problems),
   };
 }
 
@@ -92,27 +98,49 @@ function toReport(route: Route, query: Map<string, string[]>, dropped: string[])
   } else if (spec.metrics === 'required') {
     report.metrics = []; // left for the user to fill: rendered with a REQUIRED comment
   }
-  const instanceIds = query.get('instanceIds') ?? [];
-  const campaignIds = query.get('campaignIds') ?? [];
-  if (!spec.baseFilters && campaignIds.length > 0) {
-    dropped.push(`campaignIds: route "${route}" takes only instanceIds of the filters`);
+  const filters: NonNullable<MigratedReport['filters']> = {};
+  const takes = spec.instanceIds ? 'only instanceIds of the filters' : 'no filters';
+  for (const key of FILTER_PARAMS) {
+    const value = query.get(key)?.[0];
+    if (value === undefined) continue;
+    if (spec.baseFilters) filters[key] = value;
+    else dropped.push(`${key}: route "${route}" takes ${takes}`);
   }
-  const filters = {
-    ...(instanceIds.length > 0 ? { instanceIds } : {}),
-    ...(spec.baseFilters && campaignIds.length > 0 ? { campaignIds } : {}),
-  };
+  for (const key of ['instanceIds', 'campaignIds', 'reportingGroupIds'] as const) {
+    const ids = query.get(key) ?? [];
+    if (ids.length === 0) continue;
+    const taken = key === 'campaignIds' ? spec.baseFilters : spec.instanceIds;
+    if (!taken) {
+      dropped.push(`${key}: route "${route}" takes ${takes}`);
+    } else if (key === 'reportingGroupIds') {
+      // never widen the scope silently: the entry fails validate, with the reason, until rescoped
+      filters.reportingGroupIds = ids;
+    } else {
+      filters[key] = ids;
+    }
+  }
   if (Object.keys(filters).length > 0) report.filters = filters;
-  const params = Object.fromEntries(
-    [...query.entries()]
-      .filter(
-        ([key]) => !ARRAY_PARAMS.has(key) && !PAGING.has(key) && key !== 'startDate' && key !== 'endDate',
-      )
-      .map(([key, values]) => [key, values.join(',')]),
-  );
-  // Sorting is unchanged in v2 (the API document's versioning notes; docs/api-assumptions.md), so sort parameters and anything else unknown
-  // are carried over verbatim; the server rejects what it does not know.
+  const params: Record<string, string> = {};
+  for (const [key, values] of query) {
+    const kind = classifyParam(key);
+    if (kind === 'sorting') params[key] = values.join(',');
+    const note = dropNote(key, kind, route);
+    if (note !== null) dropped.push(note);
+  }
+  // sorting is unchanged in v2 (its names are not documented): carried over, to be checked with `check`
   if (Object.keys(params).length > 0) report.params = params;
   return report;
+}
+
+/** What `validate` says of one migrated entry, as pasted under a schedule (paths relative to it). */
+function problemsOf(report: MigratedReport): string[] {
+  const probe = {
+    api: { baseUrl: 'https://reporting.example.com', credentialsSecret: 'migrated' },
+    schedules: [{ id: 'migrated', cron: '0 8 ? * MON *', window: 'yesterday', reports: [report] }],
+  };
+  const result = ConfigSchema.safeParse(probe);
+  if (result.success) return [];
+  return formatIssues(result.error.issues).map((p) => p.replace(/^schedules\[0\]\.reports\[0\]\./, ''));
 }
 
 function dropDates(query: Map<string, string[]>, dropped: string[]): void {
@@ -134,27 +162,25 @@ function suggestWindow(start: string, end: string): string {
   return days <= 366 ? `; window: last-${days}-days` : '';
 }
 
-/** Query keys normalised across array styles: `x=a&x=b`, `x[]=a`, `x[0]=a`, `x=a,b`. */
-function readQuery(params: URLSearchParams): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const [rawKey, value] of params) {
-    const key = rawKey.replace(/\[\d*\]$/, '');
-    const values = ARRAY_PARAMS.has(key) ? value.split(',').map((v) => v.trim()) : [value];
-    out.set(key, [...(out.get(key) ?? []), ...values.filter((v) => v !== '')]);
-  }
-  return out;
-}
-
 function render(
   v1Path: string,
   reports: readonly MigratedReport[],
   changes: string[],
   dropped: string[],
+  problems: Readonly<Record<string, readonly string[]>>,
 ): string {
   // Query text lands in comments: a line break there would break out of the comment.
   const comment = (text: string) => `# ${text.replace(/[\r\n\u2028\u2029]+/g, ' ')}`;
   const lines = [`# migrated from GET ${v1Path}`, ...changes.map((c) => comment(`changed: ${c}`))];
   lines.push(...unique(dropped).map((d) => comment(`dropped: ${d}`)));
+  for (const r of reports) {
+    const p = problems[r.id] ?? [];
+    lines.push(
+      p.length === 0
+        ? `# ${r.id}: validates as printed`
+        : comment(`${r.id}: does not validate yet — ${p.join('; ')}`),
+    );
+  }
   // Lists in flow style (`metrics: [likes, comments]`) as in the example config; no anchors/aliases.
   const doc = new Document(reports, { aliasDuplicateObjects: false });
   visit(doc, {

@@ -21,12 +21,19 @@ export interface RouteSpec {
   readonly metrics: 'required' | 'optional' | 'forbidden';
   /** List routes take `limit` and `nextCursor`. Others are followed if they send a cursor anyway. */
   readonly paged: boolean;
-  /** Whether the route takes the date range and base filters (the two lists take only instanceIds). */
+  /** Whether the route takes the date range and base filters. */
   readonly baseFilters: boolean;
+  /** Whether the route takes `instanceIds` (all but `instances`, which takes only limit and nextCursor). */
+  readonly instanceIds: boolean;
   /** Whether trackingLinks* / affiliateLinks* metrics can ever be returned. */
   readonly linkMetrics: boolean;
   /** The fields that identify a row on this route, in column order (others follow as they appear). */
   readonly idFields: readonly string[];
+  /**
+   * The fields every row must carry for the row to be told apart from the others (the silent-loss
+   * guard and `check` look for them). Empty on `instances/performance`, whose one row is the summary.
+   */
+  readonly keyFields: readonly string[];
 }
 
 export const ROUTE_SPECS: Readonly<Record<Route, RouteSpec>> = {
@@ -34,64 +41,82 @@ export const ROUTE_SPECS: Readonly<Record<Route, RouteSpec>> = {
     metrics: 'forbidden',
     paged: true,
     baseFilters: false,
+    instanceIds: false,
     linkMetrics: false,
     idFields: ['id', 'name'],
+    keyFields: ['id'],
   },
   'instances/performance': {
     metrics: 'required',
     paged: false,
     baseFilters: true,
+    instanceIds: true,
     linkMetrics: true,
     idFields: ['instanceId', 'name'],
+    keyFields: [],
   },
   'instances/performance-over-time': {
     metrics: 'required',
     paged: false,
     baseFilters: true,
+    instanceIds: true,
     linkMetrics: false,
     idFields: ['startDate', 'endDate'],
+    keyFields: ['startDate', 'endDate'],
   },
   campaigns: {
     metrics: 'forbidden',
     paged: true,
     baseFilters: false,
+    instanceIds: true,
     linkMetrics: false,
     idFields: ['id', 'name', 'status', 'instanceId'],
+    keyFields: ['id'],
   },
   'campaigns/performance': {
     metrics: 'required',
     paged: true,
     baseFilters: true,
+    instanceIds: true,
     linkMetrics: true,
     idFields: ['campaignId', 'name'],
+    keyFields: ['campaignId'],
   },
   'platforms/performance': {
     metrics: 'required',
     paged: false,
     baseFilters: true,
+    instanceIds: true,
     linkMetrics: false,
     idFields: ['platform'],
+    keyFields: ['platform'],
   },
   'platforms/return-on-investment': {
     metrics: 'optional',
     paged: false,
     baseFilters: true,
+    instanceIds: true,
     linkMetrics: true,
     idFields: ['platform'],
+    keyFields: ['platform'],
   },
   'creators/performance': {
     metrics: 'required',
     paged: true,
     baseFilters: true,
+    instanceIds: true,
     linkMetrics: true,
     idFields: ['creatorId', 'name'],
+    keyFields: ['creatorId'],
   },
   'posts/performance': {
     metrics: 'required',
     paged: true,
     baseFilters: true,
+    instanceIds: true,
     linkMetrics: false,
     idFields: ['postId'],
+    keyFields: ['postId'],
   },
 };
 

@@ -5,6 +5,7 @@
  */
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
+import { CURSOR_PATH, DEFAULT_CURSOR_PATH } from '../api/cursor-location';
 import { windowProblem } from '../window-kinds';
 import { parseScheduleExpression } from './cron';
 import { deploySchema } from './deploy-schema';
@@ -136,6 +137,22 @@ const apiSchema = z.strictObject({
     .min(1)
     .describe('Secrets Manager id; its SecretString is {"clientId","clientSecret"}'),
   arrayFormat: z.enum(['repeat', 'comma', 'brackets']).default('repeat'),
+  /**
+   * How the token request carries the credentials: `json` `{"clientId","clientSecret"}` (the API
+   * document's field names), or `form`, an OAuth 2.0 form body
+   * (`grant_type=client_credentials&client_id=…&client_secret=…`) for servers that expect one.
+   */
+  tokenRequest: z.enum(['json', 'form']).default('json'),
+  /**
+   * Where list pages carry the next cursor: a dotted path into the answer. The API document does not
+   * say; `check` reports where a server puts it (e.g. `meta.nextCursor`).
+   */
+  cursorPath: z
+    .string()
+    .regex(CURSOR_PATH, {
+      error: 'cursorPath is a dotted path of field names, e.g. nextCursor or meta.nextCursor',
+    })
+    .default(DEFAULT_CURSOR_PATH),
   pageSize: z.int().min(1).max(10_000).default(500),
   concurrency: z.int().min(1).max(64).default(4),
   timeoutSeconds: z.number().positive().max(900).default(30),
@@ -185,11 +202,26 @@ const filtersSchema = z.strictObject({
   reportingGroupIds: z.never({ error: REPORTING_GROUPS_REMOVED }).optional(),
 });
 
-const summarySchema = z.strictObject({
-  kpis: z.array(z.string().min(1)).default([]),
-  topBy: z.string().min(1).optional(),
-  topN: z.int().min(1).max(100).default(10),
-});
+const summarySchema = z
+  .strictObject({
+    kpis: z.array(z.string().min(1)).default([]),
+    topBy: z.string().min(1).optional(),
+    /**
+     * Length of the top list; needs `topBy` (a top list has to be ranked by something). Absent means
+     * DEFAULT_TOP_N. Not defaulted here, so a parsed config validates again unchanged.
+     */
+    topN: z.int().min(1).max(100).optional(),
+  })
+  .superRefine((s, ctx) => {
+    if (s.topN !== undefined && s.topBy === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['topN'],
+        message:
+          'topN needs topBy: name the metric that ranks the top list (e.g. "topBy: likes"), or remove topN',
+      });
+    }
+  });
 
 const windowSchema = z.string().superRefine((value, ctx) => {
   const problem = windowProblem(value);
@@ -204,7 +236,7 @@ const reportSchema = z
     metrics: z.array(z.string().min(1)).optional(),
     filters: filtersSchema.default({ instanceIds: [], campaignIds: [] }),
     params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
-    summary: summarySchema.default({ kpis: [], topN: 10 }),
+    summary: summarySchema.default({ kpis: [] }),
     labels: labelsSchema,
     currency: currencySchema.optional(),
   })
@@ -249,13 +281,20 @@ const reportSchema = z
         message: 'platform and contentType are mutually exclusive',
       });
     }
+    if (!spec.instanceIds && strings(f.instanceIds).length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['filters', 'instanceIds'],
+        message: `route "${report.route}" takes no filters (only limit and nextCursor): it lists every instance bound to the client; remove instanceIds`,
+      });
+    }
     if (!spec.baseFilters) {
       for (const key of ['platform', 'contentType', 'dateBasis'] as const) {
         if (f[key] !== undefined) {
           ctx.addIssue({
             code: 'custom',
             path: ['filters', key],
-            message: `route "${report.route}" takes only instanceIds of the filters; remove ${key}`,
+            message: `route "${report.route}" takes ${takes(spec)}; remove ${key}`,
           });
         }
       }
@@ -263,7 +302,7 @@ const reportSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['filters', 'campaignIds'],
-          message: `route "${report.route}" takes only instanceIds of the filters; remove campaignIds`,
+          message: `route "${report.route}" takes ${takes(spec)}; remove campaignIds`,
         });
       }
     }
@@ -374,6 +413,11 @@ export const ConfigSchema = z
       });
     }
   }, ALWAYS);
+
+/** What a route without the base filters takes, for messages. */
+function takes(spec: { instanceIds: boolean }): string {
+  return spec.instanceIds ? 'only instanceIds of the filters' : 'no filters (only limit and nextCursor)';
+}
 
 function duplicates(ids: readonly unknown[]): number[] {
   const seen = new Set<unknown>();

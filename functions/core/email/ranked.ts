@@ -4,6 +4,7 @@
  * those `emailColumns` picks; cells are one-lined, cut, and JSON arrays become readable lists.
  */
 import type { ReportConfig } from '../config/schema';
+import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
 import { own } from '../records';
 import type { SummaryRow } from '../run/types';
@@ -52,7 +53,7 @@ export function buildRanked(
   const others = columns.filter((c) => isMetric(c) && c !== byColumn);
   const show = (c: string, v: SummaryRow[string] | undefined): string =>
     typeof v === 'number' ? fmt(c).format(v) : truncate(cellText(v ?? null), MAX_CELL_CHARS);
-  const shown = rows.slice(0, config.summary.topN);
+  const shown = rows.slice(0, config.summary.topN ?? DEFAULT_TOP_N);
   return {
     heading: `Top ${shown.length} ${rowNoun(report.route, shown.length)} by ${label(topBy).toLowerCase()}`,
     valueLabel: label(topBy),

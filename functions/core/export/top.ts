@@ -5,6 +5,9 @@
  */
 import type { SummaryRow } from '../run/types';
 
+/** Rows in the email's top list when a report sets `summary.topBy` and not `summary.topN`. */
+export const DEFAULT_TOP_N = 10;
+
 export interface TopEntry {
   readonly value: number;
   readonly seq: number;

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { ManifestFileSchema } from '../manifest';
+import { GuardStateSchema } from './guards';
 
 const KindSchema = z.enum(['null', 'string', 'int64', 'double', 'date', 'boolean']);
 
@@ -21,6 +22,8 @@ export const CheckpointStateSchema = z.object({
     kinds: z.record(z.string(), KindSchema),
   }),
   totals: z.record(z.string(), z.object({ mantissa: z.string(), scale: z.int().check(z.nonnegative()) })),
+  /** The silent-loss guards' counts so far (absent in checkpoints written before they existed). */
+  guards: z.optional(GuardStateSchema),
   top: z.array(
     z.object({
       value: z.number(),

@@ -7,22 +7,27 @@
  * that checkpoint it resumes at the cursor with the next part, so the rows written are exactly those
  * of an uninterrupted export (only the split into parts differs).
  *
- * Re-runs: a fresh export first deletes its folders' `_SUCCESS`, then writes parts over the old ones,
- * then deletes any part this export did not write (stale), then writes `_SUCCESS`. A failure aborts the
- * in-flight objects and reports `failed` with a plain reason; `_SUCCESS` is never written then.
+ * Integrity: every step first takes (or re-enters) the lease of its task's window and keeps it renewed
+ * while it works. Parts are written to the run's staging folder; the finished export is made the
+ * report's partition by the commit protocol (`core/commit/partition.ts`). A failure aborts the
+ * in-flight objects, drops the staged parts and reports `failed` with a plain reason: the previous
+ * partition, its `_SUCCESS` and its manifest entry stay as they were.
  */
 
 import { isOutOfTime } from '../api/retry';
+import { WindowLease, WORKFLOW_LEASE } from '../commit/lease';
+import { type PartitionCommit, partitionCommit } from '../commit/partition';
 import { ROUTE_SPECS } from '../config/routes';
-import type { Config } from '../config/schema';
+import type { Config, ReportConfig, ScheduleConfig } from '../config/schema';
 import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
 import { describeError, isExporterError } from '../errors';
 import type { Format } from '../export/keys';
-import { partitionPrefix, successKey } from '../export/keys';
 import { PAGES_AHEAD, readAhead } from '../export/prefetch';
 import { ReportWriter } from '../export/report-writer';
+import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
 import { type CheckpointState, CheckpointStateSchema } from './checkpoint';
+import { guardWarnings, lossGuards } from './guards';
 import { findReport, findSchedule } from './lookup';
 import { boundedCheckpoint, boundedOutcome, outcomeBudget, shortReason, summaryTop } from './payload';
 import { planBytesOf } from './payload-estimate';
@@ -42,12 +47,50 @@ export async function exportReportStep(
   const report = findReport(schedule, task.reportId);
   const tuning = { ...DEFAULTS, ...deps.tuning };
   const formats: readonly Format[] = config.output.formats;
-  const folders = Object.fromEntries(
-    formats.map((f) => [
-      f,
-      partitionPrefix(config.output.prefix, task.scheduleId, task.reportId, f, task.window.end),
-    ]),
-  ) as Record<Format, string>;
+  const now = deps.now ?? (() => new Date());
+  // Throws WINDOW_BUSY (before anything is written) when another run holds the window.
+  const lease = await WindowLease.acquire(
+    deps.sink,
+    { prefix: config.output.prefix, scheduleId: task.scheduleId, window: task.window },
+    task.runId,
+    deps.lease ?? WORKFLOW_LEASE,
+    now,
+  );
+  const heartbeat = lease.keepAlive();
+  try {
+    return await exportWithLease(config, task, checkpoint, deps, {
+      schedule,
+      report,
+      formats,
+      tuning,
+      commit: partitionCommit(
+        deps.sink,
+        { ...task, prefix: config.output.prefix, formats, order: schedule.reports.map((r) => r.id) },
+        lease,
+        now,
+      ),
+    });
+  } finally {
+    heartbeat.stop();
+  }
+}
+
+interface StepContext {
+  readonly schedule: ScheduleConfig;
+  readonly report: ReportConfig;
+  readonly formats: readonly Format[];
+  readonly tuning: typeof DEFAULTS;
+  readonly commit: PartitionCommit;
+}
+
+async function exportWithLease(
+  config: Config,
+  task: ReportTask,
+  checkpoint: ExportCheckpoint | null,
+  deps: ExportDeps,
+  { schedule, report, formats, tuning, commit }: StepContext,
+): Promise<ExportStepResult> {
+  const folders = commit.staging;
   const resumed: CheckpointState | null = checkpoint ? CheckpointStateSchema.parse(checkpoint) : null;
   const writer = new ReportWriter(
     {
@@ -60,7 +103,7 @@ export async function exportReportStep(
       // An over-time report's email shows its buckets as a trend in date order, never ranked.
       ...(isOverTime(report.route)
         ? { topBy: undefined, topN: MAX_TREND_POINTS, inOrder: true }
-        : { topBy: report.summary.topBy, topN: report.summary.topN }),
+        : { topBy: report.summary.topBy, topN: report.summary.topN ?? DEFAULT_TOP_N }),
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,
       maxPartBytes: tuning.maxPartBytes,
@@ -68,6 +111,7 @@ export async function exportReportStep(
     },
     resumed ?? undefined,
   );
+  const guards = lossGuards(config, report, resumed?.guards);
   let pages = resumed?.pages ?? 0;
   /** The cursor of the next page to fetch, and how many pages this step took (for a deadline pause). */
   let nextCursor = resumed?.cursor ?? null;
@@ -88,24 +132,24 @@ export async function exportReportStep(
     totals: status === 'succeeded' ? writer.totalsResult() : {},
     error,
     ...(errorCode ? { errorCode } : {}),
-    files: [...writer.writtenFiles()],
+    files: status === 'succeeded' ? [...writer.writtenFiles()] : [],
   });
 
   const pause = async (cursor: string): Promise<ExportStepResult> => {
     await writer.closePart();
-    const state = { version: 1 as const, cursor, pages, ...writer.snapshot() };
+    const state = { version: 1 as const, cursor, pages, ...writer.snapshot(), guards: guards.snapshot() };
     deps.log.info('export paused for continuation', { reportId: task.reportId, pages, rows: writer.rows });
     return { status: 'continue', task, checkpoint: boundedCheckpoint(state, report, deps.api) };
   };
 
   const controller = new AbortController();
   try {
-    if (!resumed) await deps.sink.deleteObjects(formats.map((f) => successKey(folders[f])));
     const source = deps.api.pages(reportRequest(report, task.window), {
       cursor: resumed?.cursor ?? null,
       signal: controller.signal,
     });
     for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
+      guards.observe(page);
       for (const row of page.rows) await writer.add(row);
       pages += 1;
       stepPages += 1;
@@ -119,16 +163,21 @@ export async function exportReportStep(
     const files = await writer.finish();
     // sized before anything is committed: a result that cannot be passed on fails the report cleanly
     const done = boundedOutcome(
-      { manifest: outcome('succeeded', null), top: summaryTop(writer.topRows(), report, deps.api) },
+      {
+        manifest: { ...outcome('succeeded', null), ...guardWarnings(guards) },
+        top: summaryTop(writer.topRows(), report, deps.api),
+      },
       outcomeBudget(planBytesOf(schedule), schedule.reports.length),
     );
-    if (done.top.length < writer.topRows().length) {
-      deps.log.warn('top rows left out of the summary: the result would not fit its payload share', {
+    for (const warning of done.manifest.warnings ?? []) {
+      deps.log.warn(warning.message, {
         reportId: task.reportId,
+        code: warning.code,
+        ...(warning.column !== undefined ? { column: warning.column } : {}),
+        ...(warning.count !== undefined ? { count: warning.count } : {}),
       });
     }
-    await removeStaleParts(deps, formats, folders, new Set(files.map((f) => f.key)));
-    for (const f of formats) await deps.sink.putObject(successKey(folders[f]), '', 'text/plain');
+    const committed = await commit.commit(done.manifest);
     progress(true);
     deps.log.info('report exported', {
       reportId: task.reportId,
@@ -136,7 +185,7 @@ export async function exportReportStep(
       pages,
       files: files.length,
     });
-    return { status: 'done', task, outcome: done };
+    return { status: 'done', task, outcome: { ...done, manifest: committed } };
   } catch (err: unknown) {
     controller.abort();
     // a retry wait that would pass the deadline: carry on in the next step from the known cursor
@@ -149,6 +198,7 @@ export async function exportReportStep(
       }
     }
     await writer.abort();
+    await commit.discard();
     const reason = shortReason(describeError(failure));
     deps.log.error('report failed', { reportId: task.reportId, route: report.route, error: reason });
     progress(true);
@@ -156,18 +206,5 @@ export async function exportReportStep(
     return { status: 'done', task, outcome: { manifest: outcome('failed', reason, code), top: [] } };
   } finally {
     writer.release();
-  }
-}
-
-async function removeStaleParts(
-  deps: ExportDeps,
-  formats: readonly Format[],
-  folders: Record<Format, string>,
-  written: ReadonlySet<string>,
-): Promise<void> {
-  for (const f of formats) {
-    const keys = await deps.sink.list(folders[f]);
-    const stale = keys.filter((k) => !written.has(k) && k !== successKey(folders[f]));
-    if (stale.length > 0) await deps.sink.deleteObjects(stale);
   }
 }

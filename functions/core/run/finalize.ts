@@ -1,12 +1,16 @@
 /**
- * Finish a run: read the previous manifest (for the email's deltas), write this run's manifest last
- * of all objects, then send the summaries when there is a mailer and anyone to send them to.
+ * Finish a run: read the previous manifest (for the email's deltas), write this run's own record
+ * (`runs/{runId}.json`), merge its outcomes into the window's manifest (see `core/commit/close.ts`),
+ * then send the summaries when there is a mailer and anyone to send them to. The email, the completion event and
+ * the CLI's exit code describe this run (its record), not the window's merged state.
  */
+
+import { closeWindow } from '../commit/close';
 import type { Config } from '../config/schema';
 import { hasAudience } from '../email/recipients';
 import { deliverSummary } from '../email/summary';
 import { describeError, ExporterError } from '../errors';
-import { manifestKey, manifestsPrefix } from '../export/keys';
+import { manifestsPrefix, runRecordKey } from '../export/keys';
 import { type Manifest, ManifestSchema, runStatus } from '../manifest';
 import type { Sink } from '../sink';
 import { findSchedule } from './lookup';
@@ -37,9 +41,9 @@ export async function finalizeRun(
     status: runStatus(reports),
     reports,
   };
-  const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
-  await deps.sink.putObject(key, `${JSON.stringify(manifest, null, 2)}\n`, 'application/json');
-  deps.log.info('manifest written', { key, status: manifest.status });
+  const recordKey = runRecordKey(config.output.prefix, plan.scheduleId, plan.window.end, plan.runId);
+  await deps.sink.putObject(recordKey, `${JSON.stringify(manifest, null, 2)}\n`, 'application/json');
+  const key = await closeWindow(config, plan, reports, deps);
 
   let emailed = 0;
   if (deps.mailer && hasAudience(config, schedule)) {
@@ -66,7 +70,7 @@ export async function finalizeRun(
       });
     }
   }
-  return { manifestKey: key, manifest, emailed };
+  return { manifestKey: key, runRecordKey: recordKey, manifest, emailed };
 }
 
 /** The schedule's latest manifest with a window end before `windowEnd`, or null. */

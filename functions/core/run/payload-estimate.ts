@@ -10,12 +10,14 @@
  * of two bytes a character). At run time each outcome is held to its share of the safe size
  * (`outcomeBudget`: top rows are dropped first), so the API cannot push a run over.
  */
+
 import { formatPath } from '../config/load';
 import type { Config, ScheduleConfig } from '../config/schema';
 import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
 import { MAX_CELL_CHARS, topColumns } from '../email/top-columns';
 import { ExporterError } from '../errors';
 import { partitionPrefix } from '../export/keys';
+import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
 import { payloadBytes, SAFE_PAYLOAD_BYTES } from './payload';
 import type { RunPlan } from './types';
@@ -102,7 +104,11 @@ export function outcomeBytesOf(config: Config, schedule: ScheduleConfig, reportI
   // a trend's cells are a date and numbers (a double is at most 24 characters), never long text
   const cell = overTime ? NUMBER_CELL_BYTES : CELL_BYTES;
   const rowBytes = 2 + shown.reduce((sum, c) => sum + c.length + 4 + cell, 0);
-  const topRows = overTime ? MAX_TREND_POINTS : report.summary.topBy === undefined ? 0 : report.summary.topN;
+  const topRows = overTime
+    ? MAX_TREND_POINTS
+    : report.summary.topBy === undefined
+      ? 0
+      : (report.summary.topN ?? DEFAULT_TOP_N);
   return payloadBytes({ manifest, top: [] }) + topRows * rowBytes + 1;
 }
 

@@ -14,6 +14,7 @@ import type { ReportingApi } from '../api/types';
 import type { ReportConfig } from '../config/schema';
 import { trimTopRows } from '../email/top-columns';
 import { ExporterError } from '../errors';
+import type { ReportWarning } from '../manifest';
 import type { CheckpointState } from './checkpoint';
 import type { ReportOutcome, SummaryRow } from './types';
 
@@ -84,7 +85,13 @@ export function outcomeBudget(planBytes: number, reports: number): number {
 /** The outcome within `budget` bytes: top rows dropped when needed; STATE_TOO_LARGE when even then not. */
 export function boundedOutcome(outcome: ReportOutcome, budget: number): ReportOutcome {
   if (payloadBytes(outcome) <= budget) return outcome;
-  const bare = { ...outcome, top: [] };
+  const warning: ReportWarning = {
+    code: 'TOP_ROWS_OMITTED',
+    message: `the top ${outcome.top.length} rows were left out of the summary: with them this report's result would pass the ${kb(budget)} KB it may use of a Step Functions payload; lower summary.topN or move reports to another schedule`,
+    count: outcome.top.length,
+  };
+  const manifest = { ...outcome.manifest, warnings: [...(outcome.manifest.warnings ?? []), warning] };
+  const bare = { manifest, top: [] };
   const bytes = payloadBytes(bare);
   if (bytes <= budget) return bare;
   throw tooLarge('result', bytes, budget, outcome.manifest);

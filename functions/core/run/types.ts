@@ -73,6 +73,7 @@ export type ExportStepResult = z.infer<typeof ExportStepResultSchema>;
  *   runSchedule(config, request, deps: RunDeps): Manifest  (plan → exports → finalize, in-process) → ./run.ts
  */
 import type { ReportingApi } from '../api/types';
+import type { LeaseOptions } from '../commit/lease';
 import type { Mailer, ParameterReader } from '../email/types';
 import type { Encoder } from '../export/encoder';
 import type { Log } from '../log';
@@ -100,6 +101,10 @@ export interface ExportDeps {
   readonly onProgress?: (progress: ExportProgress) => void;
   /** Writer sizes and the continuation margin; defaults suit Lambda and the CLI. */
   readonly tuning?: ExportTuning;
+  /** How the window's lease is held (default: the workflow's, `WORKFLOW_LEASE`). */
+  readonly lease?: LeaseOptions;
+  /** The clock of the lease and the manifest's times (default: the system clock). */
+  readonly now?: () => Date;
   /**
    * Where row groups are encoded to Parquet/CSV. The CLI and the Export Lambda pass the worker pool
    * (`#adapters/encoder-pool`), so encoding never blocks the event loop that fetches pages; absent =
@@ -119,6 +124,8 @@ export interface ExportTuning {
 
 export interface FinalizeDeps {
   readonly sink: Sink;
+  /** How the window's lease is held (default: the workflow's, `WORKFLOW_LEASE`). */
+  readonly lease?: LeaseOptions;
   /** null = no email (CLI without `--send-email` / `--email-dir`). */
   readonly mailer: Mailer | null;
   /** Reads `ssm:/path` recipient lists at send time; absent = such lists fail the email. */
@@ -128,7 +135,11 @@ export interface FinalizeDeps {
 }
 
 export interface FinalizeResult {
+  /** The window's manifest (merged with earlier runs of the window). */
   readonly manifestKey: string;
+  /** This run's own record, beside the window's manifest. */
+  readonly runRecordKey: string;
+  /** This run's own record: its reports as this run saw them. */
   readonly manifest: Manifest;
   /** Number of messages sent (0 when no email). */
   readonly emailed: number;

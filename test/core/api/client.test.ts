@@ -5,6 +5,7 @@
 import { Agent, errors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClientOptions, createApiClient } from '#core/api/client';
+import { isOutOfTime } from '#core/api/retry';
 import type { ApiPage, ReportRequest } from '#core/api/types';
 import { createHttp } from '#http';
 import { collect, failure } from '../../support/pages';
@@ -111,6 +112,18 @@ describe('token', () => {
     const auth = new Set(api.dataRequests().map((r) => r.headers.authorization));
     expect(auth.size).toBe(1);
     expect([...auth][0]).toMatch(/^Bearer eyJ/);
+  });
+
+  it('sends an OAuth form body with grant_type=client_credentials when tokenRequest is form', async () => {
+    const { api, client } = setup(pagesOf(1), { tokenRequest: 'form' });
+    await collect(client.pages(REQUEST));
+    const [token] = api.tokenRequests();
+    expect(token?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(token?.body ?? ''))).toEqual({
+      grant_type: 'client_credentials',
+      client_id: CREDS.clientId,
+      client_secret: CREDS.clientSecret,
+    });
   });
 
   it('fetches a new token 5 minutes before exp', async () => {
@@ -346,6 +359,16 @@ describe('retries', () => {
     expect(err.code).toBe('API_RATE_LIMITED');
     expect(err.message).toContain('the next wait would pass the deadline');
     expect(waits).toEqual([]);
+    // marked, so the export step can end with a checkpoint instead of failing the report
+    expect(isOutOfTime(err)).toBe(true);
+    expect(err.details.outOfTime).toBe(true);
+  });
+
+  it('does not mark a failure that simply ran out of retries as out of time', async () => {
+    const { client } = setup(() => ({ status: 503 }), { maxRetries: 1 });
+    const err = await failure(client.pages(REQUEST));
+    expect(err.code).toBe('API_SERVER_ERROR');
+    expect(isOutOfTime(err)).toBe(false);
   });
 
   it('shortens an attempt to the time left before the deadline', async () => {

@@ -34,8 +34,28 @@ describe('validSetOf', () => {
     ['{"validMetrics":["a","b"]}', ['a', 'b']],
     ['{"detail":"x","allowed":["c"]}', ['c']],
     ['{"errors":[{"field":"metrics","valid":["d","e"]}]}', ['d', 'e']],
+    ['{"invalidMetrics":["x"],"metricsForThisFilter":["f","g"]}', ['f', 'g']],
+    ['{"problem":{"choices":["h"]}}', ['h']],
+    ['{"requested":["likes","coments"],"options":["likes","comments"]}', ['likes', 'comments']],
   ])('finds the valid set in %s', (body, want) => {
-    expect(validSetOf(body)).toEqual(want);
+    expect(validSetOf(body, ['likes', 'coments'])).toEqual(want);
+  });
+
+  it('does not take the names that were sent, or the invalid ones, for the valid set', () => {
+    expect(validSetOf('{"metrics":["likes","coments"]}', ['likes', 'coments'])).toBeNull();
+    expect(validSetOf('{"unknownMetrics":["coments"]}', ['likes', 'coments'])).toBeNull();
+  });
+
+  it('shows the whole detail and the valid set from an unusually named field in the 400 message', () => {
+    const detail = 'Metric coments is not available for platform instagram. See the list of options.';
+    const body = JSON.stringify({ detail, options: ['likes', 'comments', 'shares'] });
+    const err = dataRouteError(
+      { method: 'GET', path: '/v2/campaigns/performance', status: 400, headers: {}, body },
+      { metrics: ['likes', 'coments'] },
+    );
+    expect(err.message).toBe(
+      `GET /v2/campaigns/performance answered 400 Bad Request: ${detail} (valid metrics named by the server: likes, comments, shares)`,
+    );
   });
 
   it('gives null when the body names none', () => {

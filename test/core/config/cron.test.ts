@@ -19,6 +19,7 @@ describe('schedule cron', () => {
     ['0 0 L * ? *', 'cron'],
     ['0 0 15W * ? *', 'cron'],
     ['0 0 ? * 6L *', 'cron'],
+    ['0 0 ? * L *', 'cron'],
     ['rate(1 day)', 'rate'],
     ['rate(6 hours)', 'rate'],
     ['rate(30 minutes)', 'rate'],
@@ -30,12 +31,21 @@ describe('schedule cron', () => {
   it.each([
     [
       '0 8 * * MON',
-      'an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got 5',
+      'an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got 5: "0 8 * * MON"; the EventBridge equivalent is "cron(0 8 ? * MON *)"',
     ],
     [
       'cron(0 8 * * *)',
-      'an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got 5: "0 8 * * *"',
+      'an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got 5: "0 8 * * *"; the EventBridge equivalent is "cron(0 8 * * ? *)"',
     ],
+    ['30 6 * * 1-5', 'the EventBridge equivalent is "cron(30 6 ? * MON-FRI *)"'],
+    ['0 0 1 * 0', 'EventBridge cannot combine a day of month with a day of week'],
+    ['0 22-6 ? * MON *', 'cron hours range "22-6" runs backwards (22 comes after 6)'],
+    ['0 8 ? * FRI-MON *', 'cron day-of-week range "FRI-MON" runs backwards (FRI comes after MON)'],
+    ['0 8 1 DEC-FEB ? *', 'cron month range "DEC-FEB" runs backwards'],
+    ['0 8 LW * ? *', 'cron day-of-month "LW" is not a form EventBridge documents'],
+    ['0 8 L-3 * ? *', 'cron day-of-month "L-3" is not a form EventBridge documents'],
+    ['0 8 1W,15W * ? *', 'cron day-of-month "1W,15W" is not a form EventBridge documents'],
+    ['0 8 ? * MON#1,FRI#3 *', 'cron day-of-week "MON#1,FRI#3" is not a form EventBridge documents'],
     ['0 8 ? * ? *', 'cron needs "?" in exactly one of day-of-month and day-of-week'],
     ['0 8 * * MON *', 'cron needs "?" in exactly one of day-of-month and day-of-week'],
     ['60 8 ? * MON *', 'cron minutes value 60 is outside 0–59'],
@@ -57,7 +67,8 @@ describe('schedule cron', () => {
   ])('rejects %s with a message naming the problem', (cron, message) => {
     const problems = cronProblems(cron);
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toContain(`schedules[0].cron: ${message}`);
+    expect(problems[0]).toMatch(/^schedules\[0\]\.cron: /);
+    expect(problems[0]).toContain(message);
   });
 });
 

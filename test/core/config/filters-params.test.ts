@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { problemsOf, REPORT, withReport } from './helpers';
+import { DEFAULT_TOP_N } from '#core/export/top';
+import { problemsOf, REPORT, valid, withReport } from './helpers';
 
 const REASON = 'reportingGroupIds was removed in v2 and is not accepted; scope the report with instanceIds';
 const campaigns = { route: 'campaigns/performance', metrics: ['likes', 'comments'] };
@@ -87,6 +88,32 @@ describe('summary', () => {
     expect(problemsOf(withReport({ ...campaigns, summary: { topN: 0 } }))[0]).toMatch(
       /^schedules\[0\]\.reports\[0\]\.summary\.topN: /,
     );
-    expect(problemsOf(withReport({ ...campaigns, summary: { topN: 101 } }))).toHaveLength(1);
+    expect(problemsOf(withReport({ ...campaigns, summary: { topBy: 'likes', topN: 101 } }))).toHaveLength(1);
+  });
+
+  it('rejects topN without topBy: a top list needs a metric to rank by', () => {
+    expect(problemsOf(withReport({ ...campaigns, summary: { kpis: ['likes'], topN: 5 } }))).toEqual([
+      `${REPORT}.summary.topN: topN needs topBy: name the metric that ranks the top list (e.g. "topBy: likes"), or remove topN`,
+    ]);
+  });
+
+  it('leaves topN absent when topBy is given alone (the top list then has DEFAULT_TOP_N rows), so a parsed config validates again', () => {
+    const config = valid(withReport({ ...campaigns, summary: { topBy: 'likes' } }));
+    expect(config.schedules[0]?.reports[0]?.summary).toEqual({ kpis: [], topBy: 'likes' });
+    expect(DEFAULT_TOP_N).toBe(10);
+    expect(valid(JSON.parse(JSON.stringify(config)))).toEqual(config);
+  });
+});
+
+describe('instances takes no filters', () => {
+  it('rejects instanceIds on the instances route, which takes only limit and nextCursor', () => {
+    const problems = problemsOf(withReport({ route: 'instances', filters: { instanceIds: ['inst-1'] } }));
+    expect(problems).toEqual([
+      `${REPORT}.filters.instanceIds: route "instances" takes no filters (only limit and nextCursor): it lists every instance bound to the client; remove instanceIds`,
+    ]);
+  });
+
+  it('accepts instanceIds on campaigns', () => {
+    expect(problemsOf(withReport({ route: 'campaigns', filters: { instanceIds: ['inst-1'] } }))).toEqual([]);
   });
 });

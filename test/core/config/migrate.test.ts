@@ -1,11 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { migrateV1Url } from '#core/config/migrate';
+import { GROUPS_KEPT, migrateV1Url } from '#core/config/migrate';
 import { V1_PATHS } from '#core/config/routes';
 import { baseConfig, problemsOf } from './helpers';
 
 const CAMPAIGN_URL =
   'https://api.example.com/v1/reporting/campaign/performance?startDate=2024-01-01&endDate=2024-01-31&instanceIds[]=a&reportingGroupIds=7&page=2';
+
+const V1 = 'https://api.example.com/v1/reporting';
+const DATES = 'startDate=2024-05-01&endDate=2024-05-31';
+const REQUIRED =
+  'metrics: route "instances/performance" requires metrics (the API rejects the request without them)';
+const GROUPS =
+  'filters.reportingGroupIds: reportingGroupIds was removed in v2 and is not accepted; scope the report with instanceIds (and campaignIds) instead';
+/** Each v1 path of the API document's mapping table, with a query as a v1 integration would send it. */
+const REALISTIC: [string, string[]][] = [
+  [`${V1}/instances?page=1&pageSize=100&access_token=abc`, []],
+  [`${V1}/instance/details?instanceIds=i-1&page=1`, [REQUIRED]],
+  [`${V1}/instances/details?${DATES}&reportingGroupIds=g-1`, [GROUPS, REQUIRED]],
+  [`${V1}/instance/performance?${DATES}&instanceIds=i-1,i-2&metrics=likes,comments&api_key=k`, []],
+  [`${V1}/instance/performance-over-time?${DATES}&metrics[]=likes&metrics[]=shares&platform=instagram`, []],
+  [
+    `${V1}/campaign/performance?${DATES}&instanceIds[]=i-1&campaignIds[]=c-1&metrics=likes&sort=likes&pageNumber=2&page[size]=50`,
+    [],
+  ],
+  [`${V1}/network/performance?${DATES}&metrics=likes,trackingLinksClicks&contentType=instagram_reel`, []],
+  [`${V1}/network/return-on-investment?${DATES}&instanceIds=i-1&dateBasis=performance_date`, []],
+  [
+    `${V1}/influencer/performance?${DATES}&metrics=likes&reportingGroupIds=g-1&token=t`,
+    [
+      'filters.reportingGroupIds: reportingGroupIds was removed in v2 and is not accepted; scope the report with instanceIds (and campaignIds) instead',
+    ],
+  ],
+  [`${V1}/post/performance?${DATES}&metrics=likes&platform=tiktok&offset=200&limit=100&signature=s`, []],
+];
 
 /** The snippet pasted under a schedule's `reports:` of a valid config. */
 function pasted(yaml: string): unknown {
@@ -24,13 +52,12 @@ describe('migrateV1Url', () => {
         id: 'campaigns-performance',
         route: 'campaigns/performance',
         metrics: [],
-        filters: { instanceIds: ['a'] },
+        filters: { instanceIds: ['a'], reportingGroupIds: ['7'] },
       },
     ]);
-    expect(m.changes).toEqual(['path pluralized; metrics are required']);
+    expect(m.changes).toEqual(['path pluralized; metrics are required', GROUPS_KEPT]);
     expect(m.dropped).toEqual([
       "startDate/endDate: the schedule's window sets the dates of each run (this URL asked for 2024-01-01 to 2024-01-31; window: previous-month)",
-      'reportingGroupIds: removed in v2 and not accepted; scope the report with instanceIds (and campaignIds)',
       'page: v2 pages with a cursor (limit + nextCursor), which the exporter follows; page size is api.pageSize',
     ]);
     expect(m.yaml).toContain(
@@ -44,12 +71,78 @@ describe('migrateV1Url', () => {
     }
   });
 
-  it('produces YAML that validates once metrics are filled in, and fails validate until then', () => {
-    const { yaml } = migrateV1Url(CAMPAIGN_URL);
-    expect(problemsOf(pasted(yaml))).toEqual([
-      'schedules[0].reports[0].metrics: route "campaigns/performance" requires metrics (the API rejects the request without them)',
+  it('produces YAML that fails validate, saying why, until metrics are filled in and the groups rescoped', () => {
+    const { yaml, problems } = migrateV1Url(CAMPAIGN_URL);
+    const expected = [
+      'filters.reportingGroupIds: reportingGroupIds was removed in v2 and is not accepted; scope the report with instanceIds (and campaignIds) instead',
+      'metrics: route "campaigns/performance" requires metrics (the API rejects the request without them)',
+    ];
+    expect(problemsOf(pasted(yaml))).toEqual(expected.map((p) => `schedules[0].reports[0].${p}`));
+    expect(problems).toEqual({ 'campaigns-performance': expected });
+    expect(yaml).toContain(`# campaigns-performance: does not validate yet — ${expected.join('; ')}`);
+    const fixed = yaml
+      .replace('metrics: []', 'metrics: [likes]')
+      .replace(/\n\s*reportingGroupIds: \["7"\]/, '');
+    expect(problemsOf(pasted(fixed))).toEqual([]);
+  });
+
+  it('never widens scope: a URL scoped only by reporting groups yields an entry validate refuses', () => {
+    const m = migrateV1Url('/v1/reporting/post/performance?metrics=likes&reportingGroupIds=7,8');
+    expect(m.reports[0]?.filters).toEqual({ reportingGroupIds: ['7', '8'] });
+    expect(problemsOf(pasted(m.yaml))).toEqual([
+      'schedules[0].reports[0].filters.reportingGroupIds: reportingGroupIds was removed in v2 and is not accepted; scope the report with instanceIds (and campaignIds) instead',
     ]);
-    expect(problemsOf(pasted(yaml.replace('metrics: []', 'metrics: [likes]')))).toEqual([]);
+    expect(m.yaml).toContain(`# changed: ${GROUPS_KEPT}`);
+  });
+
+  it('drops every paging name, known or not, and never carries it into params', () => {
+    const m = migrateV1Url(
+      '/v1/reporting/post/performance?metrics=likes&pageNumber=3&page%5Bsize%5D=50&page[number]=2&offset=10&per_page=5',
+    );
+    expect(m.reports[0]?.params).toBeUndefined();
+    expect(m.dropped.map((d) => d.split(':')[0])).toEqual([
+      'pageNumber',
+      'page[size]',
+      'page[number]',
+      'offset',
+      'per_page',
+    ]);
+  });
+
+  it('puts platform, contentType and dateBasis under filters', () => {
+    const m = migrateV1Url(
+      '/v1/reporting/campaign/performance?metrics=likes&platform=instagram&dateBasis=performance_date',
+    );
+    expect(m.reports[0]?.filters).toEqual({ platform: 'instagram', dateBasis: 'performance_date' });
+    expect(m.reports[0]?.params).toBeUndefined();
+    expect(problemsOf(pasted(m.yaml))).toEqual([]);
+    const both = migrateV1Url(
+      '/v1/reporting/post/performance?metrics=likes&platform=tiktok&contentType=tiktok_video',
+    );
+    expect(both.problems['posts-performance']).toEqual([
+      'filters: platform and contentType are mutually exclusive',
+    ]);
+  });
+
+  it.each([
+    'access_token',
+    'api_key',
+    'apiKey',
+    'token',
+    'secret',
+    'password',
+    'signature',
+    'client_secret',
+    'X-Amz-Signature',
+    'pageToken',
+  ])('drops the credential-like parameter %s with a note and never prints its value', (key) => {
+    const m = migrateV1Url(`/v1/reporting/post/performance?metrics=likes&${key}=hunter2-SECRET`);
+    expect(m.reports[0]?.params).toBeUndefined();
+    expect(m.dropped).toContain(
+      `${key}: looks like a credential and is never copied into the config (the exporter gets its token with api.credentialsSecret); if this URL was shared, rotate that credential`,
+    );
+    expect(m.yaml).not.toContain('hunter2');
+    expect(JSON.stringify(m)).not.toContain('hunter2');
   });
 
   it.each([
@@ -77,7 +170,7 @@ describe('migrateV1Url', () => {
     (path) => {
       const m = migrateV1Url(`https://api.example.com${path}?instanceIds=i-1`);
       expect(m.reports).toEqual([
-        { id: 'instances', route: 'instances', filters: { instanceIds: ['i-1'] } },
+        { id: 'instances', route: 'instances' },
         {
           id: 'instances-performance',
           route: 'instances/performance',
@@ -100,7 +193,7 @@ describe('migrateV1Url', () => {
     expect(instances.reports).toEqual([{ id: 'instances', route: 'instances' }]);
     expect(instances.dropped).toEqual([
       'metrics: route "instances" returns no metrics',
-      'campaignIds: route "instances" takes only instanceIds of the filters',
+      'campaignIds: route "instances" takes no filters',
     ]);
   });
 
@@ -124,6 +217,21 @@ describe('migrateV1Url', () => {
     );
     expect(m.dropped[0]).toContain('(this URL asked for 2024-03-04 to 2024-03-10; window: last-7-days)');
   });
+
+  it.each(REALISTIC)(
+    'every v1 route of the API document migrates to an entry that validates or says why: %s',
+    (url, why) => {
+      const m = migrateV1Url(url);
+      const problems = m.reports.flatMap((r) => m.problems[r.id] ?? []);
+      expect(problems).toEqual(why);
+      expect(problemsOf(pasted(m.yaml))).toEqual(
+        m.reports.flatMap((r, i) => (m.problems[r.id] ?? []).map((p) => `schedules[0].reports[${i}].${p}`)),
+      );
+      for (const r of m.reports) {
+        expect(m.yaml).toContain(why.length === 0 ? `# ${r.id}: validates as printed` : `# ${r.id}:`);
+      }
+    },
+  );
 
   it('keeps hostile query text inside its comment line', () => {
     const m = migrateV1Url('/v1/reporting/network/performance?metrics=trackingLinks%0A-%20id:%20evil');

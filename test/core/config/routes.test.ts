@@ -78,8 +78,10 @@ describe('metrics per route', () => {
     ]);
   });
 
-  it.each(['instances', 'campaigns'])('accepts only instanceIds of the filters on %s', (route) => {
-    expect(problemsOf(withReport({ route, filters: { instanceIds: ['i-1'] } }))).toEqual([]);
+  it.each([
+    ['instances', 'no filters (only limit and nextCursor)'],
+    ['campaigns', 'only instanceIds of the filters'],
+  ])('accepts no base filters on %s', (route, takes) => {
     const problems = problemsOf(
       withReport({
         route,
@@ -87,9 +89,9 @@ describe('metrics per route', () => {
       }),
     );
     expect(problems).toEqual([
-      `${REPORT}.filters.platform: route "${route}" takes only instanceIds of the filters; remove platform`,
-      `${REPORT}.filters.dateBasis: route "${route}" takes only instanceIds of the filters; remove dateBasis`,
-      `${REPORT}.filters.campaignIds: route "${route}" takes only instanceIds of the filters; remove campaignIds`,
+      `${REPORT}.filters.platform: route "${route}" takes ${takes}; remove platform`,
+      `${REPORT}.filters.dateBasis: route "${route}" takes ${takes}; remove dateBasis`,
+      `${REPORT}.filters.campaignIds: route "${route}" takes ${takes}; remove campaignIds`,
     ]);
     expect(problemsOf(withReport({ route, filters: { contentType: 'instagram_reel' } }))[0]).toContain(
       'filters.contentType: route',

@@ -154,6 +154,8 @@ describe('defaults', () => {
     const config = valid(baseConfig());
     expect(config.api).toMatchObject({
       arrayFormat: 'repeat',
+      tokenRequest: 'json',
+      cursorPath: 'nextCursor',
       pageSize: 500,
       concurrency: 4,
       timeoutSeconds: 30,
@@ -170,7 +172,7 @@ describe('defaults', () => {
     expect(schedule?.reports[0]).toMatchObject({
       filters: { instanceIds: [], campaignIds: [] },
       params: {},
-      summary: { kpis: [], topN: 10 },
+      summary: { kpis: [] },
     });
     expect(valid({ ...baseConfig(), email: { from: 'r@example.com' } }).email?.attachCsvUpToMiB).toBe(5);
   });

@@ -24,7 +24,7 @@ schedules:
     reports:
       - { id: trend, route: instances/performance-over-time, metrics: [likes, clicks], summary: { kpis: [likes] } }
       - { id: list, route: campaigns }
-      - { id: roi, route: platforms/return-on-investment, metrics: [cost, revenue], summary: { kpis: [revenue], topN: 5 } }
+      - { id: roi, route: platforms/return-on-investment, metrics: [cost, revenue], summary: { kpis: [revenue] } }
       - id: spend
         route: platforms/performance
         metrics: [paidImpressions, paidAdSpend]

@@ -105,15 +105,17 @@ describe('exportReportStep', () => {
     expect(back.every((r) => String(r.postId).startsWith('post-2-'))).toBe(true);
   });
 
-  it('a failure mid-export leaves no _SUCCESS and no temp file, and says why in plain words', async () => {
+  it('a failure mid-export leaves the previous partition, its _SUCCESS and no staged or temp file, and says why', async () => {
     await exportAll(deps({ api: pagedApi(postRows(100), 50) }));
+    const before = await readBack('parquet');
     const { outcome } = await exportAll(deps({ api: pagedApi(postRows(300), 50, 3) }));
     expect(outcome.manifest.status).toBe('failed');
     expect(outcome.manifest.error).toMatch(/HTTP 500/);
     expect(outcome.manifest.totals).toEqual({});
-    const left = await readdir(join(dir, FOLDER));
-    expect(left).not.toContain('_SUCCESS');
-    expect(left.filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expect(outcome.manifest.files).toEqual([]);
+    expect((await readdir(join(dir, FOLDER))).sort()).toEqual(['_SUCCESS', 'part-00000.parquet']);
+    expect(await readBack('parquet')).toEqual(before);
+    expect(await createFsSink(dir).list('exports/daily/_staging/')).toEqual([]);
   });
 
   it('aborts the object being written when the sink fails mid-upload', async () => {

@@ -117,24 +117,22 @@ describe('previousManifest', () => {
 });
 
 describe('runSchedule', () => {
-  it("writes each folder's parts before its _SUCCESS and the manifest after everything", async () => {
+  it("commits each folder's parts, then its manifest entry, then its _SUCCESS; the run record and the window manifest last", async () => {
     const real = createFsSink(dir);
     const order: string[] = [];
     const sink: Sink = {
       ...real,
-      openWriter(key, type) {
-        const w = real.openWriter(key, type);
-        return {
-          ...w,
-          close: async () => {
-            order.push(key);
-            return w.close();
-          },
-        };
+      async moveObject(from, to) {
+        order.push(`move ${to}`);
+        return real.moveObject(from, to);
       },
       async putObject(key, body, type) {
-        order.push(key);
+        order.push(`put ${key}`);
         return real.putObject(key, body, type);
+      },
+      async putIf(key, body, type, condition) {
+        if (!key.endsWith('_lease.json')) order.push(`put ${key}`);
+        return real.putIf(key, body, type, condition);
       },
     };
     await runSchedule(
@@ -150,13 +148,19 @@ describe('runSchedule', () => {
         tuning: { rowGroupRows: 300 },
       },
     );
-    expect(order.at(-1)).toBe('exports/daily/_manifests/dt=2026-11-22/manifest.json');
+    const manifest = 'put exports/daily/_manifests/dt=2026-11-22/manifest.json';
+    expect(order.at(-1)).toBe(manifest);
+    expect(order.at(-2)).toBe('put exports/daily/_manifests/dt=2026-11-22/runs/r.json');
     for (const format of ['parquet', 'csv']) {
       const folder = `exports/daily/posts/${format}/dt=2026-11-22/`;
-      const success = order.indexOf(`${folder}_SUCCESS`);
-      const parts = order.filter((k) => k.startsWith(`${folder}part-`));
+      const success = order.indexOf(`put ${folder}_SUCCESS`);
+      const parts = order.filter((k) => k.startsWith(`move ${folder}part-`));
       expect(parts).toHaveLength(3);
       for (const p of parts) expect(order.indexOf(p)).toBeLessThan(success);
+      const entry = order.lastIndexOf(manifest, success);
+      expect(entry).toBeGreaterThan(Math.max(...parts.map((p) => order.indexOf(p))));
     }
+    expect(await real.list('exports/daily/_staging/')).toEqual([]);
+    expect(await real.getObject('exports/daily/_manifests/dt=2026-11-22/_lease.json')).toBeNull();
   });
 });

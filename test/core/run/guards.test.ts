@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiPage, ApiRow } from '#core/api/types';
+import { type GuardOptions, LossGuards } from '#core/run/guards';
+
+const OPTIONS: GuardOptions = {
+  route: 'campaigns/performance',
+  metrics: ['likes', 'comments'],
+  keyFields: ['campaignId'],
+  paged: true,
+  limit: 3,
+  cursorPath: 'nextCursor',
+};
+const row = (id: string | undefined, metrics: Record<string, number | null>): ApiRow =>
+  id === undefined ? { metrics } : { campaignId: id, metrics };
+const page = (rows: ApiRow[], nextCursor: string | null, index = 0, cursorElsewhere?: string): ApiPage =>
+  cursorElsewhere === undefined ? { rows, nextCursor, index } : { rows, nextCursor, index, cursorElsewhere };
+const codes = (g: LossGuards) => g.warnings().map((w) => w.code);
+
+describe('silent-loss guards', () => {
+  it('stay quiet on complete pages, and on a metric that is null in every row with its key present', () => {
+    const g = new LossGuards(OPTIONS);
+    g.observe(page([row('a', { likes: 1, comments: null }), row('b', { likes: 2, comments: null })], null));
+    expect(g.warnings()).toEqual([]);
+  });
+
+  it('METRIC_MISSING: a requested metric whose key is absent from every row', () => {
+    const g = new LossGuards(OPTIONS);
+    g.observe(page([row('a', { likes: 1 }), row('b', { likes: 2 })], null));
+    expect(g.warnings()).toEqual([
+      {
+        code: 'METRIC_MISSING',
+        column: 'comments',
+        count: 2,
+        message:
+          'metric "comments" was requested but its key is absent from all 2 rows (not null: missing), so its column is empty. The server may read arrays in another encoding and have taken only some metrics — run `report-exporter check`, which names the api.arrayFormat the server understands — or the metric does not exist on campaigns/performance.',
+      },
+    ]);
+  });
+
+  it('says nothing about metrics when there are no rows at all', () => {
+    const g = new LossGuards(OPTIONS);
+    g.observe(page([], null));
+    expect(g.warnings()).toEqual([]);
+  });
+
+  it('PAGE_FULL_NO_CURSOR: a full last page with no cursor, naming where a cursor was found instead', () => {
+    const g = new LossGuards(OPTIONS);
+    const rows = ['a', 'b', 'c'].map((id) => row(id, { likes: 1, comments: 1 }));
+    g.observe(page(rows, null, 0, 'meta.nextCursor'));
+    const [w] = g.warnings();
+    expect(w?.code).toBe('PAGE_FULL_NO_CURSOR');
+    expect(w?.message).toBe(
+      'paging stopped at page 1: it held 3 rows (= limit 3) but had no cursor at "nextCursor", so later pages (if any) were not fetched; the answer has a cursor-like value at "meta.nextCursor" instead — if that is the cursor, set api.cursorPath: meta.nextCursor. Run `report-exporter check` to see where the server puts its cursor.',
+    );
+  });
+
+  it('PAGE_FULL_NO_CURSOR also for a full page with no cursor anywhere, but not for a short last page', () => {
+    const full = new LossGuards(OPTIONS);
+    full.observe(
+      page(
+        ['a', 'b', 'c'].map((id) => row(id, { likes: 1, comments: 1 })),
+        null,
+      ),
+    );
+    expect(full.warnings()[0]?.message).toContain(
+      'no cursor was found there or in the other usual places (meta.nextCursor, pagination.next, …) — expected only if the report has exactly 3 rows',
+    );
+    const short = new LossGuards(OPTIONS);
+    short.observe(
+      page(
+        ['a', 'b'].map((id) => row(id, { likes: 1, comments: 1 })),
+        null,
+      ),
+    );
+    expect(short.warnings()).toEqual([]);
+  });
+
+  it('stays quiet on a full last page after pages that carried a cursor (an exact multiple of limit)', () => {
+    const g = new LossGuards(OPTIONS);
+    g.observe(
+      page(
+        ['a', 'b', 'c'].map((id) => row(id, { likes: 1, comments: 1 })),
+        'c1',
+        0,
+      ),
+    );
+    g.observe(
+      page(
+        ['d', 'e', 'f'].map((id) => row(id, { likes: 1, comments: 1 })),
+        null,
+        1,
+      ),
+    );
+    expect(g.warnings()).toEqual([]);
+  });
+
+  it('ID_FIELDS_MISSING counts rows without the route’s identifying fields', () => {
+    const g = new LossGuards(OPTIONS);
+    g.observe(page([row(undefined, { likes: 1, comments: 1 }), row('b', { likes: 1, comments: 1 })], null));
+    expect(g.warnings()).toEqual([
+      expect.objectContaining({
+        code: 'ID_FIELDS_MISSING',
+        count: 1,
+        message: expect.stringContaining(
+          '1 of 2 rows lack the field(s) that identify a row on campaigns/performance (campaignId)',
+        ),
+      }),
+    ]);
+  });
+
+  it('ROWS_REPEATED counts rows seen again on a later page', () => {
+    const g = new LossGuards(OPTIONS);
+    const first = ['a', 'b', 'c'].map((id) => row(id, { likes: 1, comments: 1 }));
+    g.observe(page(first, 'c1', 0));
+    g.observe(page(first.slice(0, 2), null, 1));
+    expect(g.warnings()).toEqual([expect.objectContaining({ code: 'ROWS_REPEATED', count: 2 })]);
+  });
+
+  it('carries its counts through a checkpoint (JSON) and resumes', () => {
+    const g = new LossGuards(OPTIONS);
+    g.observe(page([row('a', { likes: 1 }), row(undefined, { likes: 1 })], 'c1', 0));
+    const resumed = new LossGuards(OPTIONS, JSON.parse(JSON.stringify(g.snapshot())));
+    resumed.observe(page([row('c', { likes: 1 })], null, 1));
+    expect(codes(resumed)).toEqual(['METRIC_MISSING', 'ID_FIELDS_MISSING']);
+    expect(resumed.warnings()[0]?.count).toBe(3);
+  });
+});
