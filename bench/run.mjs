@@ -29,13 +29,23 @@ const smoke = args.includes('--smoke') || process.env.BENCH_SIZE === 'smoke';
 const outArg = args.indexOf('--out');
 const OUT = outArg >= 0 ? resolve(args[outArg + 1]) : join(HERE, 'RESULTS.md');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** BENCH_CONC4=0 skips the concurrency-4 pairs and DuckDB (the slowest part: ~15 min on a busy machine). */
+const CONC4 = process.env.BENCH_CONC4 !== '0';
+/** Runs per size of the memory series (peak RSS varies little between runs). */
+const SERIES_RUNS = Number(process.env.BENCH_SERIES_RUNS ?? RUNS);
 
 /** Sizes. Rows = postsPerDay × DAYS; the I/O and CPU runs split the days over TASKS reports. */
 const DAYS = 8;
 const TASKS = 4;
 const S = smoke
-  ? { big: 8_000, small: 800, pageSize: 200, latencyMs: 100, heapMiB: 256 }
-  : { big: 1_000_000, small: 100_000, pageSize: 500, latencyMs: 100, heapMiB: 921 };
+  ? { big: 8_000, pageSize: 200, latencyMs: 100 }
+  : { big: 1_000_000, pageSize: 500, latencyMs: 100 };
+/** One cursor chain (concurrency 1, one report, 1,000-row pages): I/O-bound and CPU-bound rows. */
+const CHAIN = smoke
+  ? { ioRows: 4_000, cpuRows: 6_000, pageSize: 1_000 }
+  : { ioRows: 200_000, cpuRows: 300_000, pageSize: 1_000 };
+/** Peak RSS of one report at the default heap, by size (the largest is run once: it takes minutes). */
+const SERIES = smoke ? [300, 800, 3_000, 8_000, 24_000] : [30_000, 100_000, 300_000, 1_000_000, 3_000_000];
 const CONCURRENCY = 4;
 const METRICS = [
   'likes',
@@ -117,11 +127,11 @@ function runNode(script, arg, flags = [], { stdin = 'ignore', onLine, cores = PI
 }
 
 /** Starts a simulator child; resolves with its base URL and credentials and a stop function. */
-function startSim(postsPerDay, latencyMs) {
+function startSim(postsPerDay, latencyMs, cores = PIN?.sim) {
   return new Promise((res, rej) => {
     const { child, done } = runNode(join(DATA, 'bin', 'sim.mjs'), { postsPerDay, latencyMs }, [], {
       stdin: 'pipe',
-      cores: PIN?.sim,
+      cores: cores ?? undefined,
       onLine: (line, c) => {
         const info = JSON.parse(line);
         res({
@@ -147,7 +157,7 @@ const median = (xs) => {
 
 let outCount = 0;
 /** One exporter child run. */
-async function exporterRun(sim, mode, rows, tasks, flags = []) {
+async function exporterRun(sim, mode, rows, tasks, flags = [], o = {}) {
   outCount += 1;
   const outDir = join(DATA, 'out', `run-${outCount}`);
   rmSync(outDir, { recursive: true, force: true });
@@ -157,8 +167,9 @@ async function exporterRun(sim, mode, rows, tasks, flags = []) {
     baseUrl: sim.baseUrl,
     clientId: sim.clientId,
     clientSecret: sim.clientSecret,
-    concurrency: CONCURRENCY,
-    pageSize: S.pageSize,
+    concurrency: o.concurrency ?? CONCURRENCY,
+    pageSize: o.pageSize ?? S.pageSize,
+    encoder: o.encoder ?? 'worker',
     metrics: METRICS,
     tasks: Array.from({ length: tasks }, (_, i) => ({
       start: day(i * perTask),
@@ -166,22 +177,26 @@ async function exporterRun(sim, mode, rows, tasks, flags = []) {
     })),
     outDir,
   };
-  const r = await runNode(join(DATA, 'bin', 'child.mjs'), job, flags).done;
+  const r = await runNode(join(DATA, 'bin', 'child.mjs'), job, flags, {
+    cores: 'cores' in o ? o.cores : PIN?.work,
+  }).done;
   if (r.rows !== rows) throw new Error(`${mode}: expected ${rows} rows, got ${r.rows}`);
   log(
-    `${mode} rows=${r.rows} tasks=${tasks} ${flags.join(' ')} wall=${(r.wallMs / 1000).toFixed(2)}s cpu=${(r.cpuMs / 1000).toFixed(2)}s rss=${r.maxRssMiB.toFixed(0)}MiB loop-busy=${r.eventLoopBusy.toFixed(2)} delay-p99=${r.loopDelayP99Ms.toFixed(0)}ms`,
+    `${mode}${mode === 'export' ? `/${job.encoder}` : ''} rows=${r.rows} tasks=${tasks} conc=${job.concurrency} page=${job.pageSize} cores=${'cores' in o ? (o.cores ?? 'all') : (PIN?.work ?? 'all')} ${flags.join(' ')} wall=${(r.wallMs / 1000).toFixed(2)}s cpu=${(r.cpuMs / 1000).toFixed(2)}s rss=${r.maxRssMiB.toFixed(0)}MiB loop-busy=${r.eventLoopBusy.toFixed(2)} delay-p99=${r.loopDelayP99Ms.toFixed(0)}ms${r.workerStartMs ? ` worker-start=${r.workerStartMs.toFixed(0)}ms` : ''}`,
   );
   return { ...r, outDir };
 }
 
 const stat = (runs) => ({
   wallS: median(runs.map((r) => r.wallMs)) / 1000,
+  minS: Math.min(...runs.map((r) => r.wallMs)) / 1000,
   cpuS: median(runs.map((r) => r.cpuMs)) / 1000,
   rssMiB: median(runs.map((r) => r.maxRssMiB)),
   walls: runs.map((r) => r.wallMs / 1000),
   rsss: runs.map((r) => r.maxRssMiB),
   busy: median(runs.map((r) => r.eventLoopBusy)),
   delayMs: median(runs.map((r) => r.loopDelayP99Ms)),
+  workerStartMs: median(runs.map((r) => r.workerStartMs ?? 0)),
   pages: runs[0]?.pages,
 });
 
@@ -203,20 +218,49 @@ async function pair(latencyMs) {
   return { fetch: stat(fetch), export: stat(exp) };
 }
 
-/** Single-report exports (one Lambda invocation's worth) for peak RSS. */
-async function memory(rows, flags, keepLast = false) {
-  const sim = await startSim(rows / DAYS, 0);
-  const runs = [];
+/**
+ * One cursor chain, as a user runs one report: concurrency 1, 1,000-row pages, fetch+parse and the
+ * export alternating against one simulator. `cores`: undefined = not pinned (the OS schedules the
+ * exporter's main thread and its encoder worker on both cores); a core list pins the exporter process.
+ */
+async function chain(rows, latencyMs, { cores, modes = ['fetch', 'worker'], simCores } = {}) {
+  const sim = await startSim(rows / DAYS, latencyMs, simCores);
+  const by = Object.fromEntries(modes.map((m) => [m, []]));
+  const o = { concurrency: 1, pageSize: CHAIN.pageSize, cores };
   try {
     for (let i = 0; i < RUNS; i += 1) {
-      const r = await exporterRun(sim, 'export', rows, 1, flags);
-      if (!(keepLast && i === RUNS - 1)) rmSync(r.outDir, { recursive: true, force: true });
-      runs.push(r);
+      for (const m of modes) {
+        const mode = m === 'fetch' ? 'fetch' : 'export';
+        const r = await exporterRun(sim, mode, rows, 1, [], { ...o, encoder: m === 'fetch' ? undefined : m });
+        rmSync(r.outDir, { recursive: true, force: true });
+        by[m].push(r);
+      }
     }
   } finally {
     await sim.stop();
   }
-  return { ...stat(runs), outDir: runs.at(-1)?.outDir };
+  return Object.fromEntries(Object.entries(by).map(([m, runs]) => [m, stat(runs)]));
+}
+
+/** Peak RSS of one report, default heap, at each size (not pinned; the last size once). */
+async function memorySeries(keepRows) {
+  const out = [];
+  for (const [i, rows] of SERIES.entries()) {
+    const sim = await startSim(rows / DAYS, 0, null);
+    const runs = [];
+    try {
+      const n = i === SERIES.length - 1 ? 1 : SERIES_RUNS;
+      for (let k = 0; k < n; k += 1) {
+        const r = await exporterRun(sim, 'export', rows, 1, [], { cores: undefined });
+        if (!(rows === keepRows && k === n - 1)) rmSync(r.outDir, { recursive: true, force: true });
+        runs.push(r);
+      }
+    } finally {
+      await sim.stop();
+    }
+    out.push({ rows, ...stat(runs), outDir: runs.at(-1)?.outDir });
+  }
+  return out;
 }
 
 /** One single-report export under --cpu-prof (not timed): the top frames by self time. */
@@ -225,13 +269,23 @@ async function profile(rows) {
   const dir = join(DATA, 'prof');
   rmSync(dir, { recursive: true, force: true });
   try {
-    const r = await exporterRun(sim, 'export', rows, 1, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    const r = await exporterRun(sim, 'export', rows, 1, ['--cpu-prof', `--cpu-prof-dir=${dir}`], {
+      concurrency: 1,
+      pageSize: CHAIN.pageSize,
+      cores: undefined,
+    });
     rmSync(r.outDir, { recursive: true, force: true });
   } finally {
     await sim.stop();
   }
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  const p = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  // one profile per thread: the main thread's and the encoder worker's
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => topFrames(JSON.parse(readFileSync(join(dir, f), 'utf8'))))
+    .sort((a, b) => b.busyS - a.busyS);
+}
+
+function topFrames(p) {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map();
   let total = 0;
@@ -245,11 +299,13 @@ async function profile(rows) {
     self.set(key, (self.get(key) ?? 0) + t);
     total += t;
   });
+  const idle = (self.get('(idle)') ?? 0) + (self.get('(program)') ?? 0);
   return {
     totalS: total / 1e6,
+    busyS: (total - idle) / 1e6,
     top: [...self]
       .sort((a, b) => b[1] - a[1])
-      .slice(0, 20)
+      .slice(0, 15)
       .map(([k, t]) => [k, t / 1e6]),
   };
 }
@@ -284,10 +340,10 @@ const NOTES = [
   '',
   '(Static text kept by bench/run.mjs; details and measurements in docs/performance.md.)',
   '',
-  "- **I/O-bound**: the exporter's event loop is busy about half the fetch time (CPU ~35 s per 1M rows against a ~64 s fetch); a page response that arrives during a synchronous stretch — one Parquet column chunk of a high-cardinality string column (100–240 ms per 50k-row group for `postId`, `publishedAt`, `permalink`), a GC pause, a CSV slice — waits, and its report's cursor chain starts the next request late. Needed: Parquet/CSV encoding in a `worker_threads` worker so the main thread only fetches, parses and flattens; or about a third less CPU.",
-  "- **CPU-bound**: DuckDB's native writer encodes Parquet only, from columnar memory; our write cost is flattening, inference, totals, top N, CSV (~6 s: `csvLines`, `encode`, `quoteCsv`) and Parquet in JavaScript (~9 s in hyparquet-writer: `getStatistics`, `useDictionary`, `compressInput` = Snappy, `writeColumn`, per-string `encodeUtf8String`) plus ~5 s of GC. Needed: a native or wasm Parquet encoder (parquet-wasm ~1.4× faster, +5 MB wasm, research/parquet.md) — a pure-JS two-format exporter will not reach a native single-format writer.",
-  "- **Memory within 10 %**: the live heap after full GCs stays at ~40–80 MB through the 1M-row run (`--trace-gc`); the growth is V8 heap headroom under a ~4 GB default limit. Under the Lambda's heap limit the 1M-row peak is ~240 MB, ~11 % above 100k. Needed to close the rest: fewer allocations per cell (a BigInt per INT64 cell and a Uint8Array per string cell inside hyparquet-writer) or smaller row groups (20k rows: 304 vs 220 MB at 1M/100k with the default heap).",
-  '- **Cold init**: undici (522 KiB of the 712 KiB export bundle) and the external SDK clients loaded from node_modules as CommonJS dominate module init. Needed: `node:http` instead of undici, and the SDK clients bundled (the "bundled" rows: ~185 ms).',
+  "- **One chain (I/O- and CPU-bound)**: encoding runs in the encoder worker, so the main thread only fetches, parses, flattens and sends slices (its event loop is far less busy than with main-thread encoding). But the export needs ~44 µs of CPU per row against ~8 µs for fetch+parse, most of it in the worker (its profile: per-string UTF-8 encoding, statistics, dictionary trial and Snappy in hyparquet-writer; CSV lines; GC). A one-chain export is bounded by the worker's throughput once it falls behind (the bounded queue then holds the page consumer), and on a shared, loaded machine every thread gets a fraction of a core. Needed: less CPU per row in the worker — an owned flat-schema Parquet encoder (strings encoded once into one buffer, statistics from typed values, cheap dictionary decision, INT64 as BigInt64Array), CSV via `encodeInto` into a reused buffer, and Parquet and CSV on two workers where a third core exists.",
+  '- **One core**: the worker costs ~20 % more CPU than encoding on the main thread (structured clone of each slice, a copy into the row group, two isolates); on a dedicated single vCPU that is the wall-time cost. Under contention the worker can be faster in wall time (two runnable threads get two scheduler shares).',
+  "- **Memory within 10 % + 50 MB**: memory no longer grows with the report (the main thread holds no row group; the worker's old space is capped by `resourceLimits`), but a second isolate and the worker's heap filling to its cap are a fixed cost that a report smaller than one row group (30k rows) does not reach. Needed: a smaller worker cap or row group.",
+  '- **CPU-bound (concurrency 4) ÷ DuckDB**: DuckDB encodes Parquet only, natively, from columnar memory; our write cost is flattening, totals, top N, CSV and Parquet in JavaScript. A 1.0 ratio needs a native or wasm encoder.',
 ];
 
 async function main() {
@@ -297,21 +353,35 @@ async function main() {
   log(`${smoke ? 'smoke' : 'full'} bench, ${RUNS} runs per figure, load ${load0.map(f2).join(' ')}`);
   await buildChildren();
 
+  const skipped = {
+    wallS: Number.NaN,
+    cpuS: Number.NaN,
+    rssMiB: Number.NaN,
+    walls: [],
+    busy: Number.NaN,
+    delayMs: Number.NaN,
+  };
   log('I/O-bound pair (latency', S.latencyMs, 'ms)');
-  const io = await pair(S.latencyMs);
+  const io = CONC4 ? await pair(S.latencyMs) : { fetch: skipped, export: skipped };
   log('CPU-bound pair (no latency)');
-  const cpu = await pair(0);
-  log('memory: single report');
-  const memSmall = await memory(S.small, []);
-  const memBig = await memory(S.big, [], true);
-  const heapFlag = [`--max-old-space-size=${S.heapMiB}`];
-  const memSmallCapped = await memory(S.small, heapFlag);
-  const memCapped = await memory(S.big, heapFlag);
+  const cpu = CONC4 ? await pair(0) : { fetch: skipped, export: skipped };
+  log('one chain: I/O-bound (', S.latencyMs, 'ms), not pinned');
+  const chainIo = await chain(CHAIN.ioRows, S.latencyMs, { simCores: null });
+  log('one chain: CPU-bound (no latency), not pinned');
+  const chainCpu = await chain(CHAIN.cpuRows, 0, { simCores: null });
+  log('one chain: CPU-bound, exporter on one core (worker and main thread share it)');
+  const single = await chain(CHAIN.cpuRows, 0, {
+    cores: PIN ? PIN.work.split('-')[0] : undefined,
+    modes: ['fetch', 'worker', 'inline'],
+  });
+  log('memory series: single report, default heap');
+  const series = await memorySeries(S.big);
+  const memBig = series.find((m) => m.rows === S.big);
   log('duckdb');
-  const dk = await duck(memBig.outDir);
+  const dk = CONC4 ? await duck(memBig.outDir) : { rows: 0, threads: 0, wallS: Number.NaN, cpuS: Number.NaN };
   rmSync(memBig.outDir, { recursive: true, force: true });
   log('profile');
-  const prof = await profile(S.big);
+  const prof = await profile(CHAIN.cpuRows);
   log('lambda bundles');
   const lambda = await lambdaFigures({
     root: ROOT,
@@ -324,11 +394,15 @@ async function main() {
   const writeS = cpu.export.wallS - cpu.fetch.wallS;
   const cpuRatio = writeS / dk.wallS;
   const writeCpuS = cpu.export.cpuS - cpu.fetch.cpuS;
-  const growth = memBig.rssMiB / memSmall.rssMiB - 1;
-  const growthCapped = memCapped.rssMiB / memSmallCapped.rssMiB - 1;
+  const chainIoRatio = chainIo.worker.minS / chainIo.fetch.minS;
+  const chainCpuRatio = chainCpu.worker.minS / chainCpu.fetch.minS;
+  const singleRatio = single.worker.minS / single.inline.minS;
+  const rss = (rows) => series.find((m) => m.rows === rows)?.rssMiB ?? Number.NaN;
+  /** Within 10 % + 50 MiB of the smaller size, and ≤ 512 MiB. */
+  const flat = (big, small) => rss(big) <= rss(small) * 1.1 + 50 && rss(big) <= 512;
+  const [s0, , s2, , s4] = SERIES;
   const pct = (g) => `${g >= 0 ? '+' : ''}${f1(g * 100)} %`;
   const big = fmtRows(S.big);
-  const small = fmtRows(S.small);
   const cpus = os.cpus();
 
   const lines = [
@@ -346,7 +420,7 @@ async function main() {
     `| bench wall time | ${f1((Date.now() - started) / 60_000)} min |`,
     `| runs per figure | ${RUNS} (each figure is the median) |`,
     '',
-    `Workload: \`posts/performance\`, ${METRICS.length} metrics (${METRICS.join(', ')}), ${DAYS} days of simulated posts, page size ${S.pageSize}, \`api.concurrency\` ${CONCURRENCY}; ${S.big.toLocaleString('en')} rows = ${io.fetch.pages} pages. Output: Parquet (Snappy) + CSV to the local-folder sink. The I/O and CPU rows export ${TASKS} reports of ${fmtRows(S.big / TASKS)} rows in parallel on one API client (cursor paging is sequential within a report, so concurrency 4 means 4 reports, as in a scheduled run); the memory rows export one report (one Lambda invocation's work).`,
+    `Workload: \`posts/performance\`, ${METRICS.length} metrics (${METRICS.join(', ')}), ${DAYS} days of simulated posts, page size ${S.pageSize}, \`api.concurrency\` ${CONCURRENCY}; ${S.big.toLocaleString('en')} rows = ${S.big / S.pageSize} pages. Output: Parquet (Snappy) + CSV to the local-folder sink. The I/O and CPU rows export ${TASKS} reports of ${fmtRows(S.big / TASKS)} rows in parallel on one API client (cursor paging is sequential within a report, so concurrency 4 means 4 reports, as in a scheduled run); the memory rows export one report (one Lambda invocation's work).`,
     '',
     '## Summary',
     '',
@@ -356,11 +430,46 @@ async function main() {
     '|---|---|---|---|',
     `| I/O-bound: export ÷ fetch+parse, wall (${S.latencyMs} ms a page) | ${f2(ioRatio)} | ≤ 1.10 | ${ok(ioRatio <= 1.1)} |`,
     `| CPU-bound: (export − fetch+parse) ÷ DuckDB COPY, wall | ${f2(cpuRatio)} | ≤ 1.0 | ${ok(cpuRatio <= 1)} |`,
-    `| Memory: peak RSS ${big} vs ${small} rows (default heap) | ${mib(memBig.rssMiB)} vs ${mib(memSmall.rssMiB)} (${growth >= 0 ? '+' : ''}${f1(growth * 100)} %) | within 10 %, ≤ 512 MiB | ${ok(growth <= 0.1 && memBig.rssMiB <= 512)} |`,
-    `| Memory: peak RSS ${big} vs ${small} rows, --max-old-space-size=${S.heapMiB}${smoke ? '' : ' (Lambda 1,024 MB)'} | ${mib(memCapped.rssMiB)} vs ${mib(memSmallCapped.rssMiB)} (${pct(growthCapped)}) | within 10 %, ≤ 512 MiB | ${ok(growthCapped <= 0.1 && memCapped.rssMiB <= 512)} |`,
+    `| One chain, I/O-bound: export ÷ fetch+parse, ${fmtRows(CHAIN.ioRows)} rows, ${S.latencyMs} ms a page, min of ${RUNS} | ${f2(chainIo.worker.minS)} s ÷ ${f2(chainIo.fetch.minS)} s = ${f2(chainIoRatio)} | ≤ 1.03 | ${ok(chainIoRatio <= 1.03)} |`,
+    `| One chain, CPU-bound: export ÷ fetch+parse, ${fmtRows(CHAIN.cpuRows)} rows, no latency, min of ${RUNS} | ${f2(chainCpu.worker.minS)} s ÷ ${f2(chainCpu.fetch.minS)} s = ${f2(chainCpuRatio)} | ≤ 1.8 | ${ok(chainCpuRatio <= 1.8)} |`,
+    `| One core: export with the worker ÷ encoding on the main thread, ${fmtRows(CHAIN.cpuRows)} rows, min of ${RUNS} | ${f2(single.worker.minS)} s ÷ ${f2(single.inline.minS)} s = ${f2(singleRatio)} | ≤ 1.0 (not slower) | ${ok(singleRatio <= 1.0)} |`,
+    `| Memory: peak RSS ${fmtRows(s2)} vs ${fmtRows(s0)} rows (default heap) | ${mib(rss(s2))} vs ${mib(rss(s0))} (${pct(rss(s2) / rss(s0) - 1)}) | within 10 % + 50 MiB, ≤ 512 MiB | ${ok(flat(s2, s0))} |`,
+    `| Memory: peak RSS ${fmtRows(s4)} vs ${fmtRows(s2)} rows (default heap) | ${mib(rss(s4))} vs ${mib(rss(s2))} (${pct(rss(s4) / rss(s2) - 1)}) | within 10 % + 50 MiB, ≤ 512 MiB | ${ok(flat(s4, s2))} |`,
     ...lambda.summary.map((l) => `| ${l.label} | ${l.value} | ${l.goal} | ${ok(l.met)} |`),
     '',
+    `## One cursor chain (concurrency 1, one report, ${CHAIN.pageSize.toLocaleString('en')}-row pages, not pinned)`,
+    '',
+    "As a user runs one report. The exporter and the simulator are not pinned: the OS schedules the simulator, the exporter's main thread (fetch, parse, flatten) and its encoder worker on both cores. Ratios compare the minimum of the runs (the least disturbed by the shared machine).",
+    '',
+    '| | wall s (min) | runs | exporter CPU s (median) | peak RSS | event loop busy | loop delay p99 |',
+    '|---|---|---|---|---|---|---|',
+    ...[
+      [`I/O-bound, ${S.latencyMs} ms a page: fetch+parse, rows discarded`, chainIo.fetch],
+      [`I/O-bound, ${S.latencyMs} ms a page: full export (Parquet + CSV)`, chainIo.worker],
+      ['CPU-bound, no latency: fetch+parse, rows discarded', chainCpu.fetch],
+      ['CPU-bound, no latency: full export (Parquet + CSV)', chainCpu.worker],
+    ].map(
+      ([label, m]) =>
+        `| ${label} | ${f2(m.minS)} | ${m.walls.map(f1).join(', ')} | ${f2(m.cpuS)} | ${mib(m.rssMiB)} | ${f2(m.busy)} | ${f1(m.delayMs)} ms |`,
+    ),
+    '',
+    `## One core (the exporter process pinned to core ${PIN ? PIN.work.split('-')[0] : '(none: taskset unavailable)'}; ${fmtRows(CHAIN.cpuRows)} rows, no latency, one chain)`,
+    '',
+    'A Lambda of ≤ 1,769 MB has at most one vCPU. Here the encoder worker shares the main thread\'s core; "main thread" is the same export with `encoder: inline` (the same encoders on the thread that fetches, as before the worker).',
+    '',
+    '| | wall s (min) | runs | exporter CPU s (median) | peak RSS |',
+    '|---|---|---|---|---|',
+    ...[
+      ['one core: fetch+parse, rows discarded', single.fetch],
+      ['export, encoder worker', single.worker],
+      ['export, encoding on the main thread', single.inline],
+    ].map(
+      ([label, m]) =>
+        `| ${label} | ${f2(m.minS)} | ${m.walls.map(f1).join(', ')} | ${f2(m.cpuS)} | ${mib(m.rssMiB)} |`,
+    ),
+    '',
     '## I/O-bound (simulator latency per page)',
+    ...(CONC4 ? [] : ['', '**Not run in this run (`BENCH_CONC4=0`): this section and the next are empty.**']),
     '',
     '| | wall s (median) | runs | exporter CPU s | peak RSS | event loop busy | loop delay p99 |',
     '|---|---|---|---|---|---|---|',
@@ -380,30 +489,32 @@ async function main() {
     '',
     'DuckDB timing: the rows the exporter wrote (its Parquet part of the single-report run, same columns and types) are loaded into an in-memory DuckDB table first, untimed; only the `COPY` to a Snappy Parquet file is timed, in a separate process. Our write cost includes everything the exporter adds to fetching: flattening, type inference, totals, top N, CSV and Parquet encoding, file output.',
     '',
-    '## Memory (one report, exported alone)',
+    '## Memory (one report, exported alone, default heap, not pinned)',
     '',
-    '| rows | node flags | peak RSS (median) | runs | wall s | CPU s |',
-    '|---|---|---|---|---|---|',
-    `| ${small} | (default) | ${mib(memSmall.rssMiB)} | ${memSmall.rsss.map(Math.round).join(', ')} | ${f2(memSmall.wallS)} | ${f2(memSmall.cpuS)} |`,
-    `| ${big} | (default) | ${mib(memBig.rssMiB)} | ${memBig.rsss.map(Math.round).join(', ')} | ${f2(memBig.wallS)} | ${f2(memBig.cpuS)} |`,
-    `| ${small} | --max-old-space-size=${S.heapMiB} | ${mib(memSmallCapped.rssMiB)} | ${memSmallCapped.rsss.map(Math.round).join(', ')} | ${f2(memSmallCapped.wallS)} | ${f2(memSmallCapped.cpuS)} |`,
-    `| ${big} | --max-old-space-size=${S.heapMiB} | ${mib(memCapped.rssMiB)} | ${memCapped.rsss.map(Math.round).join(', ')} | ${f2(memCapped.wallS)} | ${f2(memCapped.cpuS)} |`,
+    '| rows | peak RSS (median) | runs | wall s | CPU s |',
+    '|---|---|---|---|---|',
+    ...series.map(
+      (m) =>
+        `| ${fmtRows(m.rows)} | ${mib(m.rssMiB)} | ${m.rsss.map(Math.round).join(', ')} | ${f2(m.wallS)} | ${f2(m.cpuS)} |`,
+    ),
     '',
-    `--max-old-space-size=${S.heapMiB} is 90 % of a 1,024 MB function, the share the Node.js Lambda runtime is understood to give the old space (assumed, not measured on Lambda). Peak RSS is \`process.resourceUsage().maxRSS\` of the exporter child (whole process, module loading included). Throughput of the single-report ${big} run: ${Math.round(S.big / memBig.wallS).toLocaleString('en')} rows/s.`,
+    `Peak RSS is \`process.resourceUsage().maxRSS\` of the exporter child (whole process: main thread and encoder worker, module loading included). The worker's old generation is capped at ${smoke ? 'its default' : "the pool's `WORKER_HEAP_MB`"} (\`resourceLimits\`); the main thread runs at Node's default heap. The largest size is run once. Throughput of the single-report ${big} run: ${Math.round(S.big / memBig.wallS).toLocaleString('en')} rows/s.`,
     '',
     '## Lambda bundles',
     '',
     ...lambda.table,
     '',
-    `## CPU profile: one ${big}-row export (\`--cpu-prof\`, top frames by self time)`,
+    `## CPU profile: one ${fmtRows(CHAIN.cpuRows)}-row export, one chain, no latency (\`--cpu-prof\`, top frames by self time, per thread)`,
     '',
-    `Total sampled ${f1(prof.totalS)} s (includes idle time waiting for pages). The bundled child is not minified, so names are the source's; the file in brackets is the bundle or the library.`,
-    '',
-    '| frame | self s | share |',
-    '|---|---|---|',
-    ...prof.top.map(
-      ([k, t]) => `| ${k.replaceAll('|', '\\|')} | ${f2(t)} | ${f1((100 * t) / prof.totalS)} % |`,
-    ),
+    "One profile per thread: the busier one first. The bundled child is not minified, so names are the source's; the file in brackets is the bundle or the library.",
+    ...prof.flatMap((t, i) => [
+      '',
+      `### Thread ${i + 1}: ${f1(t.busyS)} s busy of ${f1(t.totalS)} s sampled`,
+      '',
+      '| frame | self s | share |',
+      '|---|---|---|',
+      ...t.top.map(([k, v]) => `| ${k.replaceAll('|', '\\|')} | ${f2(v)} | ${f1((100 * v) / t.totalS)} % |`),
+    ]),
     '',
     ...NOTES,
     '',

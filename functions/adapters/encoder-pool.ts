@@ -162,6 +162,8 @@ export interface EncoderPoolOptions {
 }
 
 export interface EncoderPool extends Encoder {
+  /** Starts every worker now and resolves once each answers (a worker loads its code at start). */
+  warm(): Promise<void>;
   /** Stops the workers (pending calls fail). */
   close(): Promise<void>;
 }
@@ -175,8 +177,7 @@ export function createEncoderPool(options: EncoderPoolOptions = {}): EncoderPool
   const heapMb = options.heapMb ?? WORKER_HEAP_MB;
   const workers: (PoolWorker | undefined)[] = new Array(size);
   let streams = 0;
-  const pick = (): PoolWorker => {
-    const i = streams % size;
+  const at = (i: number): PoolWorker => {
     let w = workers[i];
     if (w === undefined || w.dead) {
       w = new PoolWorker(heapMb);
@@ -186,9 +187,13 @@ export function createEncoderPool(options: EncoderPoolOptions = {}): EncoderPool
   };
   return {
     open(): EncoderStream {
-      const worker = pick();
+      const worker = at(streams % size);
       streams += 1;
       return workerStream(worker, streams);
+    },
+    async warm() {
+      // stream 0 is never opened: closing it is a no-op round trip
+      await Promise.all(Array.from({ length: size }, (_, i) => at(i).call({ op: 'close', stream: 0 })));
     },
     async close() {
       await Promise.all(workers.map((w) => w?.terminate()));

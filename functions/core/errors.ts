@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'API_BAD_RESPONSE' // body not the shape we expect
   | 'API_CURSOR_LOOP' // the server sent back a cursor it already sent
   | 'SCHEMA_DRIFT'
+  | 'MODEL_UNREADABLE' // the report's stored column model cannot be read or extended
   | 'WRITE_FAILED'
   | 'WINDOW_BUSY' // another run holds the window's lease (waited the allowed time)
   | 'LEASE_LOST' // this run's lease on its window expired and another run took it over

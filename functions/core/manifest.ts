@@ -3,16 +3,21 @@
  * (for deltas). One zod schema; the type is derived from it.
  */
 import * as z from 'zod/mini';
+import { FORMAT_IDS } from './export/formats';
 
-export const ColumnTypeSchema = z.enum(['string', 'int64', 'double', 'date', 'boolean']);
+/** Column types of the model; `timestamp` is an ISO date-time with a zone (Parquet TIMESTAMP MICROS, UTC). */
+export const COLUMN_TYPES = ['string', 'int64', 'double', 'date', 'timestamp', 'boolean'] as const;
+export const ColumnTypeSchema = z.enum(COLUMN_TYPES);
 export type ColumnType = z.infer<typeof ColumnTypeSchema>;
 
 export const ManifestFileSchema = z.object({
-  format: z.enum(['parquet', 'csv']),
+  format: z.enum(FORMAT_IDS),
   key: z.string(),
   bytes: z.int().check(z.nonnegative()),
   rows: z.int().check(z.nonnegative()),
   sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  /** How many of the report's columns (a prefix, in order) this file carries. */
+  columns: z.optional(z.int().check(z.nonnegative())),
 });
 export type ManifestFile = z.infer<typeof ManifestFileSchema>;
 
@@ -42,7 +47,10 @@ export const ManifestReportSchema = z.object({
   status: ReportStatusSchema,
   rowCount: z.int().check(z.nonnegative()),
   pages: z.int().check(z.nonnegative()),
-  columns: z.array(z.object({ name: z.string(), type: ColumnTypeSchema })),
+  /** The report's column model: file order, names, types, and the API's name of each column. */
+  columns: z.array(
+    z.object({ name: z.string(), type: ColumnTypeSchema, apiName: z.optional(z.nullable(z.string())) }),
+  ),
   /** Sums of additive counters only; averages, rates, ratios, reach/frequency and ROI are absent. */
   totals: z.record(z.string(), z.number()),
   /** Plain words, secret-free; null when succeeded. */

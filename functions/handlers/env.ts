@@ -21,6 +21,8 @@ const ExportEnvSchema = z.object({
 const FinalizeEnvSchema = z.object({
   BUCKET_NAME: z.string().check(z.minLength(1)),
   EVENT_BUS_NAME: z._default(z.string().check(z.minLength(1)), 'default'),
+  /** The Glue database whose tables are kept equal to the column models; unset = no catalog. */
+  GLUE_DATABASE: z.optional(z.string().check(z.minLength(1))),
 });
 
 export type ExportEnv = z.infer<typeof ExportEnvSchema>;

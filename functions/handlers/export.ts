@@ -3,6 +3,7 @@
  * runs low (the workflow calls it again with that checkpoint), or `done` with the report's outcome.
  * When another execution holds the window's lease (an overlapping run of the same window), it fails
  * with the error name `WindowBusy`, which the workflow retries with back-off before giving up.
+ * Invoked by hand with `{"check": true}` it runs the `check` preflight instead (./check).
  */
 
 import { sharedEncoderPool } from '#adapters/encoder-pool';
@@ -10,6 +11,7 @@ import { isExporterError } from '#core/errors';
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportStepResult } from '#core/run/types';
 import { apiClient, apiCounters } from './api';
+import { type CheckOutput, isCheckEvent, runCheck } from './check';
 import { exportEnv } from './env';
 import { exportSink } from './io';
 import { ExportInputSchema } from './payloads';
@@ -17,7 +19,8 @@ import { recordStep } from './run-metrics';
 import { type LambdaContext, lambdaHandler, log, logger, runtimeConfig } from './wiring';
 
 export const handler = lambdaHandler(
-  async (event: unknown, context: LambdaContext): Promise<ExportStepResult> => {
+  async (event: unknown, context: LambdaContext): Promise<ExportStepResult | CheckOutput> => {
+    if (isCheckEvent(event)) return runCheck(event, runtimeConfig());
     const { task, checkpoint } = ExportInputSchema.parse(event);
     const config = runtimeConfig();
     const env = exportEnv();

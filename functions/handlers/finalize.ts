@@ -3,9 +3,16 @@
  * summary emails (recipient lists named `ssm:/path` are read now) → `Report Export Completed` event naming the manifest's location and status (sent
  * even when only the email failed; the run then still fails and alarms).
  */
+
+import { createGlueCatalog } from '#adapters/glue-catalog';
 import { createSsmParameterReader } from '#adapters/ssm-parameters';
+import type { Config } from '#core/config/schema';
+import { describeError } from '#core/errors';
 import { manifestKey } from '#core/export/keys';
+import type { Manifest } from '#core/manifest';
+import { syncCatalog } from '#core/run/catalog-sync';
 import { finalizeRun } from '#core/run/finalize';
+import type { Sink } from '#core/sink';
 import { finalizeAndAnnounce } from './completed-event';
 import { finalizeEnv } from './env';
 import { exportSink, summaryMailer } from './io';
@@ -47,6 +54,7 @@ export const handler = lambdaHandler(
       key,
     );
     recordRun(manifest);
+    if (env.GLUE_DATABASE !== undefined) await syncTables(config, manifest, sink, env.GLUE_DATABASE);
     return {
       manifestKey: key,
       runRecordKey,
@@ -57,3 +65,15 @@ export const handler = lambdaHandler(
   },
   { metrics: true },
 );
+
+/** After the manifest: the Glue tables follow the column models the run may have extended. */
+async function syncTables(config: Config, manifest: Manifest, sink: Sink, database: string): Promise<void> {
+  try {
+    const synced = await syncCatalog(config, manifest, sink, createGlueCatalog(database));
+    log.info('catalog updated', { tables: synced.updated.join(',') || 'none' });
+    if (synced.missing.length > 0) log.warn('catalog tables missing', { tables: synced.missing.join(',') });
+  } catch (err: unknown) {
+    log.error('catalog update failed', { error: describeError(err) });
+    throw err;
+  }
+}

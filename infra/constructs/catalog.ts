@@ -1,14 +1,31 @@
 /**
- * A Glue database and, per report and format, an external table over the report's folder with
- * partition projection on `dt` (the window end, `yyyy-MM-dd`), so Athena finds every partition
- * without a crawler or `MSCK REPAIR`. `_SUCCESS` files are ignored by Athena (leading underscore).
+ * A Glue database and, per report, an external Parquet table over the report's folder with partition
+ * projection on `dt` (the window end, `yyyy-MM-dd`), so Athena finds every partition without a
+ * crawler or `MSCK REPAIR`. `_SUCCESS` files are ignored by Athena (leading underscore). The table's
+ * columns are the report's column model (catalog-columns.ts); CSV and JSON Lines get no table.
  */
 import { Stack } from 'aws-cdk-lib';
 import * as glue from 'aws-cdk-lib/aws-glue';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { Config } from '#core/config/schema';
-import { reportColumns, type TableFormat, tableName } from '../catalog-columns';
+import { FORMATS, type Format } from '#core/export/formats';
+import { formatPrefix } from '#core/export/keys';
+import { reportColumns, tableName } from '../catalog-columns';
+
+/** The Glue database's name unless the stack is given another. */
+export const DEFAULT_DATABASE = 'report_exporter';
+
+/** The names of the tables the catalog creates for a config (one per report and catalogued format). */
+export function catalogTables(config: Config): string[] {
+  return config.schedules.flatMap((schedule) =>
+    schedule.reports.flatMap((report) =>
+      config.output.formats
+        .filter((f) => FORMATS[f].catalog && SERDES[f] !== undefined)
+        .map((f) => tableName(schedule.id, report.id, f)),
+    ),
+  );
+}
 
 export interface ExportCatalogProps {
   readonly config: Config;
@@ -19,19 +36,11 @@ export interface ExportCatalogProps {
   readonly projectionStart?: string;
 }
 
-const SERDES: Record<TableFormat, glue.CfnTable.StorageDescriptorProperty> = {
+const SERDES: Partial<Record<Format, glue.CfnTable.StorageDescriptorProperty>> = {
   parquet: {
     inputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat',
     outputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat',
     serdeInfo: { serializationLibrary: 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe' },
-  },
-  csv: {
-    inputFormat: 'org.apache.hadoop.mapred.TextInputFormat',
-    outputFormat: 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat',
-    serdeInfo: {
-      serializationLibrary: 'org.apache.hadoop.hive.serde2.OpenCSVSerde',
-      parameters: { separatorChar: ',', quoteChar: '"', escapeChar: '\\' },
-    },
   },
 };
 
@@ -43,7 +52,7 @@ export class ExportCatalog extends Construct {
   constructor(scope: Construct, id: string, props: ExportCatalogProps) {
     super(scope, id);
     const account = Stack.of(this).account;
-    this.databaseName = props.databaseName ?? 'report_exporter';
+    this.databaseName = props.databaseName ?? DEFAULT_DATABASE;
     this.database = new glue.CfnDatabase(this, 'Database', {
       catalogId: account,
       databaseInput: {
@@ -51,12 +60,14 @@ export class ExportCatalog extends Construct {
         description: 'report-exporter: one table per report and format, partition projection on dt',
       },
     });
-    const { prefix, formats } = props.config.output;
+    const { prefix, formats, columnNames } = props.config.output;
     const tables: glue.CfnTable[] = [];
     for (const schedule of props.config.schedules) {
       for (const report of schedule.reports) {
         for (const format of formats) {
-          const folder = `s3://${props.bucket.bucketName}/${prefix}${schedule.id}/${report.id}/${format}/`;
+          const serde = SERDES[format];
+          if (!FORMATS[format].catalog || serde === undefined) continue;
+          const folder = `s3://${props.bucket.bucketName}/${formatPrefix(prefix, schedule.id, report.id, format)}`;
           const table = new glue.CfnTable(this, `${schedule.id}-${report.id}-${format}`, {
             catalogId: account,
             databaseName: this.databaseName,
@@ -75,12 +86,11 @@ export class ExportCatalog extends Construct {
                 'projection.dt.interval': '1',
                 'projection.dt.interval.unit': 'DAYS',
                 'storage.location.template': `${folder}dt=\${dt}/`,
-                ...(format === 'csv' ? { 'skip.header.line.count': '1' } : {}),
               },
               storageDescriptor: {
-                ...SERDES[format],
+                ...serde,
                 location: folder,
-                columns: reportColumns(report, format),
+                columns: reportColumns(report, columnNames),
               },
             },
           });

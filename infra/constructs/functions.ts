@@ -1,8 +1,9 @@
 /**
  * The three Lambdas of a run — Plan, Export, Finalize — and least privilege beside them: Export reads
- * the one secret and writes/deletes/lists under the export prefix only; Finalize reads and writes under
- * the prefix (previous manifest, CSV attachments, the manifest), sends as the one SES identity, reads
- * the SSM parameters the config names as recipient lists, and puts events on the one bus. Plan needs nothing but its log group.
+ * the one secret and reads/writes/deletes/lists under the export prefix only (reading: the report's
+ * stored column model); Finalize reads and writes under the prefix (previous manifest, column models,
+ * CSV attachments, the manifest), sets the columns of tables in the one Glue database, sends as the
+ * one SES identity, reads the SSM parameters the config names as recipient lists, and puts events on the one bus. Plan needs nothing but its log group.
  */
 import { Arn, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -34,6 +35,9 @@ export interface ExportFunctionsProps {
   readonly eventBusName?: string;
   /** The Map's maxConcurrency: Export Lambdas split `api.concurrency` between them. */
   readonly mapConcurrency: number;
+  /** The Glue database whose tables Finalize keeps equal to the column models, and those tables. */
+  readonly glueDatabaseName: string;
+  readonly glueTables: readonly string[];
   /** ARN of the customer-managed key encrypting the secret (Export may decrypt through Secrets Manager). */
   readonly secretKeyArn?: string;
   /** ARN of the bucket's SSE-KMS key (Export and Finalize may use it through S3). */
@@ -82,7 +86,11 @@ export class ExportFunctions extends Construct {
       description: 'report-exporter: manifest, summary email, completion event',
       timeout: Duration.minutes(5),
       memorySize: 512,
-      environment: { BUCKET_NAME: bucketName, EVENT_BUS_NAME: eventBusName },
+      environment: {
+        BUCKET_NAME: bucketName,
+        EVENT_BUS_NAME: eventBusName,
+        GLUE_DATABASE: props.glueDatabaseName,
+      },
     });
 
     const objects = `${props.bucket.bucketArn}/${props.prefix}*`;
@@ -94,7 +102,8 @@ export class ExportFunctions extends Construct {
     props.secret.grantRead(exporter.role);
     exporter.role.addToPolicy(
       new iam.PolicyStatement({
-        // GetObject: the window's lease and manifest (compare-and-swap) and the staged parts' copy source.
+        // GetObject: the window's lease and manifest (compare-and-swap), the staged parts' copy source,
+        // and the report's stored column model.
         actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         resources: [objects],
       }),
@@ -145,6 +154,24 @@ export class ExportFunctions extends Construct {
         actions: ['events:PutEvents'],
         resources: [
           Arn.format({ service: 'events', resource: 'event-bus', resourceName: eventBusName }, stack),
+        ],
+      }),
+    );
+    // the report tables of the one database, each by name: read a table, set its columns (never
+    // create or delete one)
+    finalize.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['glue:GetTable', 'glue:UpdateTable'],
+        resources: [
+          stack.formatArn({ service: 'glue', resource: 'catalog' }),
+          stack.formatArn({ service: 'glue', resource: 'database', resourceName: props.glueDatabaseName }),
+          ...props.glueTables.map((t) =>
+            stack.formatArn({
+              service: 'glue',
+              resource: 'table',
+              resourceName: `${props.glueDatabaseName}/${t}`,
+            }),
+          ),
         ],
       }),
     );

@@ -9,7 +9,7 @@ import type { Construct } from 'constructs';
 import { bareAddress } from '#core/config/mailbox';
 import type { Config } from '#core/config/schema';
 import { recipientParameters } from '#core/email/recipients';
-import { ExportCatalog } from '../constructs/catalog';
+import { catalogTables, DEFAULT_DATABASE, ExportCatalog } from '../constructs/catalog';
 import { ExportConsumers } from '../constructs/consumers';
 import { ExportFunctions, type ExportVpcPlacement } from '../constructs/functions';
 import { Monitoring } from '../constructs/monitoring';
@@ -92,6 +92,8 @@ export class ExporterStack extends Stack {
       recipientParameters: recipientParameters(config),
       ...(props.sesSandbox && sesIdentity ? { sesRecipientIdentities: recipientIdentities(config) } : {}),
       mapConcurrency,
+      glueDatabaseName: props.glueDatabaseName ?? DEFAULT_DATABASE,
+      glueTables: catalogTables(config),
       ...(deploy.secretKmsKeyArn ? { secretKeyArn: deploy.secretKmsKeyArn } : {}),
       ...(deploy.bucketKmsKeyArn ? { bucketKeyArn: deploy.bucketKmsKeyArn } : {}),
       ...(deploy.vpc ? { exportVpc: this.vpcPlacement(deploy.vpc) } : {}),
@@ -109,7 +111,7 @@ export class ExporterStack extends Stack {
     this.catalog = new ExportCatalog(this, 'Catalog', {
       config,
       bucket,
-      ...(props.glueDatabaseName ? { databaseName: props.glueDatabaseName } : {}),
+      databaseName: props.glueDatabaseName ?? DEFAULT_DATABASE,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stateMachine: this.workflow.stateMachine,

@@ -12,10 +12,16 @@ import type { ColumnBatch } from '#core/export/rowgroup';
 
 const WINDOW = { start: '2026-11-16', end: '2026-11-22', timezone: 'UTC' };
 const COLUMNS: ColumnDef[] = [
-  { name: 'postId', type: 'string', role: 'id' },
-  { name: 'window_start', type: 'date', role: 'window' },
-  { name: 'likes', type: 'int64', role: 'metric' },
-  { name: 'rate', type: 'double', role: 'metric' },
+  {
+    name: 'postId',
+    type: 'string',
+    role: 'id',
+    source: { kind: 'field', path: ['postId'] },
+    key: '["postId"]',
+  },
+  { name: 'window_start', type: 'date', role: 'window', source: { kind: 'window', which: 'start' }, key: '' },
+  { name: 'likes', type: 'int64', role: 'metric', source: { kind: 'metric', name: 'likes' }, key: 'likes' },
+  { name: 'rate', type: 'double', role: 'metric', source: { kind: 'metric', name: 'rate' }, key: 'rate' },
 ];
 const PART: PartSpec = { id: 0, columns: COLUMNS, formats: ['parquet', 'csv'], window: WINDOW };
 
@@ -30,7 +36,7 @@ function batch(from: number, rows: number): ColumnBatch {
   }
   return {
     rows,
-    fields: [['postId', ids]],
+    fields: [['["postId"]', ids]],
     metrics: [
       ['likes', likes],
       ['rate', rate],
@@ -64,7 +70,8 @@ describe('encoder worker pool', () => {
     expect(joined(inWorker, 'parquet').length).toBeGreaterThan(1000);
     expect(joined(inWorker, 'parquet').equals(joined(inline, 'parquet'))).toBe(true);
     expect(joined(inWorker, 'csv').toString()).toBe(joined(inline, 'csv').toString());
-    expect(joined(inWorker, 'csv').toString()).toContain(`"'=cmd 10, ""q"""`);
+    // exact: the exported CSV is data for machines (the formula guard is for emailed copies)
+    expect(joined(inWorker, 'csv').toString()).toContain(`"=cmd 10, ""q"""`);
   }, 60_000);
 
   it('keeps two streams on one worker apart', async () => {

@@ -28,7 +28,15 @@ describe('bench smoke mode', () => {
     });
     const text = await readFile(out, 'utf8');
 
-    for (const heading of ['## Summary', '## I/O-bound', '## CPU-bound', '## Memory', '## Lambda bundles'])
+    for (const heading of [
+      '## Summary',
+      '## One cursor chain',
+      '## One core',
+      '## I/O-bound',
+      '## CPU-bound',
+      '## Memory',
+      '## Lambda bundles',
+    ])
       expect(text).toContain(heading);
     for (const field of [
       '| CPU |',
@@ -42,8 +50,11 @@ describe('bench smoke mode', () => {
       new RegExp(`^\\| ${label}[^|]*\\| [^|]*${NUMBER}[^|]*\\| [^|]+\\| (met|\\*\\*missed\\*\\*) \\|$`, 'm');
     expect(text).toMatch(summaryRow('I/O-bound: export ÷ fetch\\+parse'));
     expect(text).toMatch(summaryRow('CPU-bound: \\(export − fetch\\+parse\\) ÷ DuckDB'));
-    expect(text).toMatch(summaryRow('Memory: peak RSS 8k vs 800 rows'));
-    expect(text).toMatch(summaryRow('Memory: peak RSS 8k vs 800 rows, --max-old-space-size='));
+    expect(text).toMatch(summaryRow('One chain, I/O-bound: export ÷ fetch\\+parse'));
+    expect(text).toMatch(summaryRow('One chain, CPU-bound: export ÷ fetch\\+parse'));
+    expect(text).toMatch(summaryRow('One core: export with the worker ÷ encoding on the main thread'));
+    expect(text).toMatch(summaryRow('Memory: peak RSS 3k vs 300 rows'));
+    expect(text).toMatch(summaryRow('Memory: peak RSS 24k vs 3k rows'));
     for (const variant of ['sdk-external', 'sdk-bundled']) {
       expect(text).toMatch(summaryRow(`Lambda: export[^|]*bundle size, ${variant}`));
       expect(text).toMatch(summaryRow(`Lambda: slowest cold init, ${variant}`));
@@ -55,10 +66,23 @@ describe('bench smoke mode', () => {
         text.match(new RegExp(`^\\| ${label} \\| ${NUMBER} \\| ${NUMBER}, ${NUMBER}, ${NUMBER} \\|`, 'gm')),
       ).toHaveLength(2);
     expect(text).toMatch(new RegExp(`^\\| DuckDB \`COPY t TO[^|]*8,000 rows[^|]*\\| ${NUMBER} \\|`, 'm'));
-    expect(text.match(/^\| (800|8k) \| [^|]+ \| \d+ MiB \| \d+, \d+, \d+ \|/gm)).toHaveLength(4);
+    // the memory series: every size but the largest with three runs, the largest once
+    expect(text.match(/^\| (300|800|3k|8k) \| \d+ MiB \| \d+, \d+, \d+ \|/gm)).toHaveLength(4);
+    expect(text).toMatch(/^\| 24k \| \d+ MiB \| \d+ \|/m);
+    // one-chain and one-core rows carry their three runs
+    expect(
+      text.match(
+        new RegExp(
+          `^\\| [^|]+ \\| ${NUMBER} \\| ${NUMBER}, ${NUMBER}, ${NUMBER} \\| ${NUMBER} \\| \\d+ MiB \\|`,
+          'gm',
+        ),
+      )?.length,
+    ).toBeGreaterThanOrEqual(7);
     expect(text).toMatch(/^\| export[^|]* \| external \(runtime SDK[^|]*\) \| \d+ KiB \| \d+ \|/m);
     expect(text).toMatch(/^\| export[^|]* \| bundled \(nothing external\) \| \d+ KiB \| \d+ \|/m);
     expect(text).toContain('## CPU profile');
-    expect(text.match(/^\| [^|]+ \| \d+\.\d\d \| \d+\.\d % \|$/gm)?.length).toBeGreaterThanOrEqual(5);
+    // a profile of the main thread and one of the encoder worker
+    expect(text.match(/^### Thread \d: /gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(text.match(/^\| [^|]+ \| \d+\.\d\d \| \d+\.\d % \|$/gm)?.length).toBeGreaterThanOrEqual(10);
   }, 600_000);
 });

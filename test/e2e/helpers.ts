@@ -74,6 +74,7 @@ const DUCK_TYPES = {
   int64: 'BIGINT',
   double: 'DOUBLE',
   date: 'DATE',
+  timestamp: 'TIMESTAMPTZ',
   boolean: 'BOOLEAN',
 } as const;
 
@@ -97,14 +98,13 @@ function cellText(v: unknown): string {
   return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
 }
 
-/** The route's first identifying field the export has, else its first column. */
-function idColumn(m: ManifestReport): string {
-  const names = m.columns.map((c) => c.name);
-  return (
-    ROUTE_SPECS[m.route as keyof typeof ROUTE_SPECS].idFields.find((f) => names.includes(f)) ??
-    names[0] ??
-    'id'
-  );
+/** The route's first identifying field the export has (column name and API name), else its first column. */
+function idColumn(m: ManifestReport): { column: string; api: string } {
+  const byApi = new Map(m.columns.map((c) => [c.apiName ?? c.name, c.name]));
+  const api = ROUTE_SPECS[m.route as keyof typeof ROUTE_SPECS].idFields.find((f) => byApi.has(f));
+  if (api !== undefined) return { api, column: byApi.get(api) ?? api };
+  const first = m.columns[0];
+  return { api: first?.apiName ?? first?.name ?? 'id', column: first?.name ?? 'id' };
 }
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -123,7 +123,7 @@ export async function readBackSummary(source: string, m: ManifestReport): Promis
   const [agg] = await duckQuery(
     `SELECT count(*)::VARCHAR AS n${sums.length ? `, ${sums.join(', ')}` : ''} FROM ${source}`,
   );
-  const ids = await duckQuery(`SELECT ${q(idField)}::VARCHAR AS id FROM ${source} ORDER BY 1`);
+  const ids = await duckQuery(`SELECT ${q(idField.column)}::VARCHAR AS id FROM ${source} ORDER BY 1`);
   const out: Record<string, string> = {};
   for (const c of metrics) out[c.name] = String(agg?.[c.name] ?? 'null');
   return { rows: Number(agg?.n), ids: ids.map((r) => String(r.id)).sort(), sums: out };
@@ -149,11 +149,13 @@ export function truthSummary(rows: readonly TruthRow[], m: ManifestReport, readB
   const idField = idColumn(m);
   const sums: Record<string, string> = {};
   for (const name of Object.keys(readBack.sums)) {
-    const type = m.columns.find((c) => c.name === name)?.type;
-    const values = rows.map((r) => r.metrics?.[name]).filter((v): v is number => typeof v === 'number');
+    const column = m.columns.find((c) => c.name === name);
+    const type = column?.type;
+    const api = column?.apiName ?? name;
+    const values = rows.map((r) => r.metrics?.[api]).filter((v): v is number => typeof v === 'number');
     if (values.length === 0) sums[name] = 'null';
     else if (type === 'int64') sums[name] = values.reduce((s, v) => s + BigInt(v), 0n).toString();
     else sums[name] = String(values.reduce((s, v) => s + v, 0));
   }
-  return { rows: rows.length, ids: rows.map((r) => cellText(r[idField])).sort(), sums };
+  return { rows: rows.length, ids: rows.map((r) => cellText(r[idField.api])).sort(), sums };
 }

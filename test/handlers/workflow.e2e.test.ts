@@ -6,10 +6,12 @@
  * (Secrets Manager for the credentials, EventBridge → SQS for the completion event), all on loopback.
  * The files must be those `report-exporter run` writes for the same config and scheduled time.
  */
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
+import { CreateDatabaseCommand, CreateTableCommand, GetTableCommand, GlueClient } from '@aws-sdk/client-glue';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -24,6 +26,7 @@ import type { ExportStepResult, ReportOutcome, RunPlan } from '#core/run/types';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { buildApp } from '../../infra/build-app';
 import { embedConfig } from '../../infra/stacks/exporter-stack';
+import { duckQuery, lit } from '../core/export/duck';
 import { type LocalS3, startLocalS3 } from '../e2e/fauxqs';
 import { exampleConfig } from '../e2e/helpers';
 import { definitionOf } from '../infra/synth';
@@ -37,6 +40,43 @@ const CLI_BUCKET = 'cli-exports';
 const BUNDLE_BUCKET = 'bundle-exports';
 const REGION = 'eu-central-1';
 const PAYLOAD_LIMIT = 256 * 1024;
+const GLUE_DB = 'report_exporter';
+
+/** The template's Glue tables: name and columns as synthesized. */
+type TemplateTable = { Name: string; StorageDescriptor: { Columns: { Name: string; Type: string }[] } };
+function templateTables(t: Template): TemplateTable[] {
+  return Object.values(t.findResources('AWS::Glue::Table')).map(
+    (r) => (r as { Properties: { TableInput: TemplateTable } }).Properties.TableInput,
+  );
+}
+
+/** DuckDB's names for the Parquet types the exporter writes → Glue's. */
+const GLUE_OF_DUCK: Record<string, string> = {
+  VARCHAR: 'string',
+  BIGINT: 'bigint',
+  DOUBLE: 'double',
+  DATE: 'date',
+  'TIMESTAMP WITH TIME ZONE': 'timestamp',
+  BOOLEAN: 'boolean',
+};
+
+/** Name and Glue type of every column of one Parquet object, read back by DuckDB. */
+async function parquetColumns(bucket: string, key: string): Promise<string[]> {
+  const out = await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  const dir = mkdtempSync(join(tmpdir(), 'glue-check-'));
+  try {
+    const path = join(dir, 'part.parquet');
+    writeFileSync(path, (await out.Body?.transformToByteArray()) ?? new Uint8Array());
+    const desc = await duckQuery(
+      `DESCRIBE SELECT * FROM read_parquet(${lit(path)}, hive_partitioning = false)`,
+    );
+    return desc.map(
+      (d) => `${String(d.column_name)}:${GLUE_OF_DUCK[String(d.column_type)] ?? String(d.column_type)}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 type LambdaContext = { getRemainingTimeInMillis(): number };
 type Handlers = {
@@ -185,6 +225,8 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_SECRETS_MANAGER: moto.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: moto.endpoint,
     AWS_ENDPOINT_URL_SESV2: ses.endpoint,
+    AWS_ENDPOINT_URL_GLUE: moto.endpoint,
+    GLUE_DATABASE: GLUE_DB,
     BUCKET_NAME: HANDLER_BUCKET,
     EVENT_BUS_NAME: 'default',
     MAP_CONCURRENCY: '4',
@@ -215,11 +257,29 @@ beforeAll(async () => {
   synthesized = Template.fromStack(buildApp({ config, nag: false, appProps: { outdir } }).stack);
   definition = definitionOf(synthesized) as unknown as Definition;
 
+  // The template's Glue database and tables, created in moto as CloudFormation would.
+  const glue = new GlueClient({});
+  await glue.send(new CreateDatabaseCommand({ DatabaseInput: { Name: GLUE_DB } }));
+  for (const t of templateTables(synthesized)) {
+    await glue.send(
+      new CreateTableCommand({
+        DatabaseName: GLUE_DB,
+        TableInput: {
+          Name: t.Name,
+          TableType: 'EXTERNAL_TABLE',
+          PartitionKeys: [{ Name: 'dt', Type: 'string' }],
+          StorageDescriptor: { Columns: t.StorageDescriptor.Columns, Location: `s3://${HANDLER_BUCKET}/` },
+        },
+      }),
+    );
+  }
+
   // The same config the CDK app embeds in the bundles, through the same function.
   (globalThis as Record<string, unknown>).__REPORT_EXPORTER_CONFIG__ = embedConfig(config);
   handlers = {
     plan: (await import('#handlers/plan')).handler,
-    export: (await import('#handlers/export')).handler,
+    // the workflow never sends `{"check": true}`, so the Export handler answers with a step result
+    export: (await import('#handlers/export')).handler as Handlers['export'],
     finalize: (await import('#handlers/finalize')).handler,
   };
 
@@ -291,6 +351,33 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
     }
     const posts = smallManifest.reports.find((r) => r.reportId === 'posts');
     expect(posts?.files.filter((f) => f.format === 'csv').length).toBe((small.continues.posts ?? 0) + 1);
+  });
+
+  it('keeps every Glue table equal to the files: the template a consistent start, Finalize the whole model', async (ctx) => {
+    needMoto(ctx);
+    const glue = new GlueClient({});
+    // this run's schedule; the other schedule's tables are the same construct
+    const tables = templateTables(synthesized).filter((t) => t.Name.startsWith('weekly_campaigns__'));
+    expect(tables.length).toBe(smallManifest.reports.length);
+    for (const t of tables) {
+      const report = smallManifest.reports.find(
+        (r) => t.Name === `weekly_campaigns__${r.reportId.replace(/-/g, '_')}__parquet`,
+      );
+      if (!report) throw new Error(`no report for table ${t.Name}`);
+      const parts = report.files.filter((f) => f.format === 'parquet');
+      const fileColumns = await Promise.all(parts.map((f) => parquetColumns(HANDLER_BUCKET, f.key)));
+      const widest = fileColumns.reduce((a, b) => (b.length > a.length ? b : a), []);
+      // the template: every declared column is in every file, by name and type
+      const declared = t.StorageDescriptor.Columns.map((c) => `${c.Name}:${c.Type}`);
+      for (const cols of fileColumns) expect(cols).toEqual(expect.arrayContaining(declared));
+      // after the run: the table is the model — the widest file's columns, in file order — and every
+      // file's columns are a prefix of it
+      const after = await glue.send(new GetTableCommand({ DatabaseName: GLUE_DB, Name: t.Name }));
+      const columns = (after.Table?.StorageDescriptor?.Columns ?? []).map((c) => `${c.Name}:${c.Type}`);
+      expect(columns, t.Name).toEqual(widest);
+      for (const cols of fileColumns) expect(columns.slice(0, cols.length)).toEqual(cols);
+      expect(columns.length).toBeGreaterThan(declared.length);
+    }
   });
 
   it('writes exactly the files of `report-exporter run` when the budget is ample (re-run replaces the partition)', async (ctx) => {

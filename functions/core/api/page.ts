@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { ExporterError } from '../errors';
 import { cursorAt, cursorElsewhere, DEFAULT_CURSOR_PATH } from './cursor-location';
+import { parseJson } from './json';
 import type { ApiRow } from './types';
 
 const RowSchema = z.record(z.string(), z.unknown());
@@ -27,7 +28,7 @@ export interface ParsedPage {
  * `cursorPath` (see ./cursor-location).
  */
 export function parsePage(text: string, label: string, cursorPath = DEFAULT_CURSOR_PATH): ParsedPage {
-  const json = parseJson(text, label);
+  const json = parseBody(text, label);
   const page = shapeOf(json, label);
   const nextCursor = cursorPath === DEFAULT_CURSOR_PATH ? page.nextCursor : cursorAt(json, cursorPath, label);
   if (nextCursor !== null) return cursorPath === DEFAULT_CURSOR_PATH ? page : { ...page, nextCursor };
@@ -37,10 +38,11 @@ export function parsePage(text: string, label: string, cursorPath = DEFAULT_CURS
     : { rows: page.rows, nextCursor: null, cursorElsewhere: elsewhere };
 }
 
-function parseJson(text: string, label: string): unknown {
+/** The body as JSON, every digit of long numbers kept (./json). */
+function parseBody(text: string, label: string): unknown {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch {
     throw new ExporterError('API_BAD_RESPONSE', `${label}: the response is not JSON (${text.length} bytes)`, {
       retryable: false,

@@ -6,18 +6,9 @@
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ExporterError } from '../errors';
+import { formatPath } from './path';
 import { type Config, ConfigSchema } from './schema';
 import { explainUnknownKey } from './unknown-keys';
-
-/** `schedules[0].reports[1].filters` from a zod path. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out === '' ? '(config)' : out;
-}
 
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.flatMap((issue) =>

@@ -6,6 +6,8 @@
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { CURSOR_PATH, DEFAULT_CURSOR_PATH } from '../api/cursor-location';
+import { FORMAT_IDS } from '../export/formats';
+import { COLUMN_TYPES } from '../manifest';
 import { windowProblem } from '../window-kinds';
 import { parseScheduleExpression } from './cron';
 import { deploySchema } from './deploy-schema';
@@ -170,12 +172,24 @@ const outputSchema = z.strictObject({
       if (message !== null) ctx.addIssue({ code: 'custom', message });
     }),
   formats: z
-    .array(z.enum(['parquet', 'csv']))
-    .min(1, { error: 'formats needs at least one of parquet, csv' })
+    .array(z.enum(FORMAT_IDS))
+    .min(1, { error: `formats needs at least one of ${FORMAT_IDS.join(', ')}` })
     .refine((f) => new Set(f).size === f.length, { error: 'formats lists a format twice' })
     .default(['parquet', 'csv']),
   /** A part file rolls over to the next at this many rows (bounds memory and file size). */
   maxRowsPerPart: z.int().min(1_000).max(50_000_000).default(1_000_000),
+  columnNames: z
+    .enum(['snake_case', 'api'])
+    .default('snake_case')
+    .describe(
+      "Column names in files and tables: snake_case (paid_impressions), or the API's own names. Fixed per report once its column model exists",
+    ),
+  csvFormulaGuard: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Prefix CSV text cells starting with = + - @ tab or CR with ' (for people opening exports in a spreadsheet). Emailed attachments are always guarded",
+    ),
   /** Deploy only: write into this existing bucket instead of creating one. */
   bucketName: z.string().min(3).max(63).optional(),
 });
@@ -236,6 +250,12 @@ const reportSchema = z
     metrics: z.array(z.string().min(1)).optional(),
     filters: filtersSchema.default({ instanceIds: [], campaignIds: [] }),
     params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    columns: z
+      .record(z.string().min(1), z.enum(COLUMN_TYPES))
+      .default({})
+      .describe(
+        "Types for columns the type rule gets wrong, by the API's name (or the column's name); applied when the column enters the report's column model",
+      ),
     summary: summarySchema.default({ kpis: [] }),
     labels: labelsSchema,
     currency: currencySchema.optional(),
@@ -381,6 +401,8 @@ export const ConfigSchema = z
       prefix: 'exports/',
       formats: ['parquet', 'csv'],
       maxRowsPerPart: 1_000_000,
+      columnNames: 'snake_case',
+      csvFormulaGuard: false,
     }),
     email: emailSchema.optional(),
     operations: z

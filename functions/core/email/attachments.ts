@@ -1,9 +1,13 @@
 /**
- * Which CSV files ride along as attachments. All of the run's CSVs are attached, or none: half a set
+ * Which CSV files ride along as attachments, as guarded copies: people open them in spreadsheets, so
+ * every cell that a spreadsheet would run as a formula (header cells too) gets a leading `'`; the
+ * exported files themselves stay exact. All of the run's CSVs are attached, or none: half a set
  * is confusing. They are attached only while their total stays within `email.attachCsvUpToMiB` AND the
  * whole base64-encoded message stays well under SES v2's 40 MB limit; otherwise the email lists the
  * locations and says why.
  */
+import { guardCsv } from '../export/csv-guard';
+import { parsePartKey } from '../export/keys';
 import type { Manifest } from '../manifest';
 import { formatBytes } from './format';
 import type { EmailAttachment } from './types';
@@ -75,7 +79,7 @@ export async function planAttachments(
     attachments.push({
       filename: attachmentName(report, file.key),
       contentType: 'text/csv; charset=utf-8',
-      content,
+      content: guardCsv(content),
     });
   }
   return { attachments, reason: null };
@@ -83,9 +87,9 @@ export async function planAttachments(
 
 /** `campaigns-2026-11-22-part-00000.csv` from `…/campaigns/csv/dt=2026-11-22/part-00000.csv`. */
 export function attachmentName(reportId: string, key: string): string {
-  const part = key.split('/').pop() ?? 'part.csv';
-  const dt = /\/dt=([^/]+)\//.exec(key)?.[1];
-  const name = [reportId, dt, part].filter(Boolean).join('-');
+  const parsed = parsePartKey(key);
+  const part = parsed?.fileName ?? key.split('/').pop() ?? 'part.csv';
+  const name = [reportId, parsed?.windowEnd, part].filter(Boolean).join('-');
   return name.replace(/[^A-Za-z0-9._-]/g, '_');
 }
 

@@ -70,7 +70,9 @@ export function kpisFor(kpis: readonly string[], report: ManifestReport, previou
   return kpis.map((metric): Kpi => {
     const value = totalOf(report.totals, metric);
     if (value === undefined) return { metric, kind: 'per-row' };
-    const declared = report.columns.find((c) => sameName(c.name, metric))?.type;
+    const declared = report.columns.find(
+      (c) => sameName(c.apiName ?? c.name, metric) || sameName(c.name, metric),
+    )?.type;
     const double = declared === 'double' || (declared === undefined && !Number.isInteger(value));
     return {
       metric,

@@ -3,6 +3,7 @@
  * two parts (HTML, text), so every rendering carries the same numbers in the same words.
  */
 import type { ReportConfig, ScheduleConfig } from '../config/schema';
+import type { Format } from '../export/formats';
 import type { Manifest, ManifestReport, ReportWarning, RunStatus } from '../manifest';
 import { own } from '../records';
 import { formatRange } from './dates';
@@ -27,7 +28,7 @@ export interface KpiView {
 }
 
 export interface FileLine {
-  readonly format: 'csv' | 'parquet';
+  readonly format: Format;
   readonly location: string;
   readonly bytes: number;
   readonly rows: number;
@@ -122,7 +123,9 @@ function reportView(
   const ok = report.status === 'succeeded';
   const label = labeller(input.config.email?.labels, config?.labels);
   const currency = config?.currency ?? input.config.email?.currency;
-  const types = new Map(report.columns.map((c) => [c.name, c.type]));
+  const types = new Map(
+    report.columns.flatMap((c) => [[c.name, c.type] as const, [c.apiName ?? c.name, c.type] as const]),
+  );
   const fmt = (name: string) => valueFormat(name, types.get(name), currency);
   const shape = shapeOf(report.route);
   const rows = own(input.top, report.reportId) ?? [];

@@ -13,14 +13,18 @@ const SLICE_ROWS = 5_000;
 export class CsvEncoder implements PartEncoder {
   private headerDone = false;
 
-  constructor(private readonly columns: readonly ColumnDef[]) {}
+  constructor(
+    private readonly columns: readonly ColumnDef[],
+    /** The formula guard (`output.csvFormulaGuard`; exports are exact by default). */
+    private readonly guard = false,
+  ) {}
 
   group(group: RowGroupBuffer, window: Window): Uint8Array[] {
     const cols = this.columns.map((c) => columnCells(group, c, window));
     const out: Uint8Array[] = [];
     for (let from = 0; from < group.rows; from += SLICE_ROWS) {
-      const rows = csvLines(cols, from, Math.min(group.rows, from + SLICE_ROWS));
-      out.push(encoder.encode(this.headerDone ? rows : csvHeader(this.columns) + rows));
+      const rows = csvLines(cols, from, Math.min(group.rows, from + SLICE_ROWS), this.guard);
+      out.push(encoder.encode(this.headerDone ? rows : csvHeader(this.columns, this.guard) + rows));
       this.headerDone = true;
     }
     return out;
@@ -30,6 +34,6 @@ export class CsvEncoder implements PartEncoder {
   finish(): Uint8Array[] {
     if (this.headerDone) return [];
     this.headerDone = true;
-    return [encoder.encode(csvHeader(this.columns))];
+    return [encoder.encode(csvHeader(this.columns, this.guard))];
   }
 }

@@ -1,7 +1,10 @@
 /**
  * RFC 4180 CSV: CRLF line ends, UTF-8, a header row, fields quoted only when they hold `"`, `,`, CR
- * or LF (with `"` doubled), and an empty field for null. Formula-injection guard: a TEXT cell (a value
- * that arrived as a string) starting with `=`, `+`, `-`, `@`, tab or CR gets a leading `'`. Numbers,
+ * or LF (with `"` doubled), and an empty field for null. Values are exactly as the API sent them.
+ *
+ * Formula-injection guard, for the copies people open in a spreadsheet (always on emailed
+ * attachments; `output.csvFormulaGuard` for the exports): a TEXT cell (a value that arrived as a
+ * string) or a header cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading `'`. Numbers,
  * booleans and dates are never touched, so `-5` stays a number a spreadsheet can sum.
  */
 import type { ColumnDef } from './columns';
@@ -15,16 +18,26 @@ export function quoteCsv(text: string): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** Whether a spreadsheet would take this text for a formula. */
+export function looksLikeFormula(text: string): boolean {
+  return FORMULA_START.test(text);
+}
+
+/** The text with the guard applied. */
+export function guardText(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
 /** One cell as CSV text (already quoted when needed). */
-export function csvCell(value: Cell): string {
+export function csvCell(value: Cell, guard = false): string {
   if (value === null) return '';
-  if (typeof value === 'string') return csvText(value);
+  if (typeof value === 'string') return quoteCsv(guard ? guardText(value) : value);
   return String(value);
 }
 
 /** The header row, CRLF-terminated. */
-export function csvHeader(columns: readonly ColumnDef[]): string {
-  return `${columns.map((c) => quoteCsv(c.name)).join(',')}\r\n`;
+export function csvHeader(columns: readonly ColumnDef[], guard = false): string {
+  return `${columns.map((c) => quoteCsv(guard ? guardText(c.name) : c.name)).join(',')}\r\n`;
 }
 
 /**
@@ -32,20 +45,20 @@ export function csvHeader(columns: readonly ColumnDef[]): string {
  * `join` (measured ~4× faster than building lines by string concatenation, whose ropes are slow to
  * flatten and encode).
  */
-export function csvLines(cols: readonly (readonly Cell[])[], from: number, to: number): string {
+export function csvLines(
+  cols: readonly (readonly Cell[])[],
+  from: number,
+  to: number,
+  guard = false,
+): string {
   if (to <= from) return '';
   const lines = new Array<string>(to - from);
   const cells = new Array<string>(cols.length);
   for (let r = from; r < to; r += 1) {
     for (let c = 0; c < cols.length; c += 1) {
-      cells[c] = csvCell(cols[c]?.[r] ?? null);
+      cells[c] = csvCell(cols[c]?.[r] ?? null, guard);
     }
     lines[r - from] = cells.join(',');
   }
   return `${lines.join('\r\n')}\r\n`;
-}
-
-/** A text cell: formula guard, then quoting. */
-function csvText(value: string): string {
-  return quoteCsv(FORMULA_START.test(value) ? `'${value}` : value);
 }

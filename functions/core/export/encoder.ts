@@ -22,6 +22,8 @@ export interface PartSpec {
   readonly columns: readonly ColumnDef[];
   readonly formats: readonly Format[];
   readonly window: Window;
+  /** The CSV formula guard (`output.csvFormulaGuard`); off when absent. */
+  readonly formulaGuard?: boolean;
 }
 
 /** Bytes to append to each format's object, in order. */
@@ -91,7 +93,8 @@ export class EncoderHost {
   private part(state: StreamState, spec: PartSpec): Map<Format, PartEncoder> {
     let encoders = state.parts.get(spec.id);
     if (encoders === undefined) {
-      encoders = new Map(spec.formats.map((f) => [f, PART_ENCODERS[f](spec.columns)]));
+      const options = { formulaGuard: spec.formulaGuard ?? false };
+      encoders = new Map(spec.formats.map((f) => [f, PART_ENCODERS[f](spec.columns, options)]));
       state.parts.set(spec.id, encoders);
     }
     return encoders;

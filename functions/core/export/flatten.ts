@@ -1,27 +1,32 @@
 /**
  * One API row → flat cells. Identifying fields stay at the top level; nested objects other than
- * `metrics` become `parent_child` columns; arrays become JSON text; `metrics` is split off so metric
- * columns can be ordered as requested. Values are untrusted and kept as they came (nulls included).
+ * `metrics` become columns of their own, keyed by their whole API path (`["creator","name"]`, never a
+ * joined name that another key could also produce — the column's name is given by the model, see
+ * `names.ts`); arrays become JSON text; `metrics` is split off so metric columns can be ordered as
+ * requested. Values are untrusted and kept as they came (nulls included; integers beyond 2^53 as
+ * bigint, see `api/json.ts`).
  *
  * `flattenRowInto` is the one implementation: it hands each cell to a `CellSink` (the row group buffer
  * writes it straight into its column arrays, so the hot path allocates no per-row maps); `flattenRow`
  * collects the same cells into maps.
  */
+import { toJsonText } from '../api/json';
 import type { ApiRow } from '../api/types';
 
-/** A cell as it leaves the flattener: JSON scalars only. */
-export type Cell = string | number | boolean | null;
+/** A cell as it leaves the flattener: JSON scalars only (a bigint is an integer beyond 2^53). */
+export type Cell = string | number | bigint | boolean | null;
 
 export interface FlatRow {
-  /** Identifying and descriptive fields, in the row's own key order. */
+  /** Identifying and descriptive fields by `fieldKey(path)`, in the row's own key order. */
   readonly fields: Map<string, Cell>;
   /** The row's `metrics` object, values as sent (non-numbers are kept for the type check). */
   readonly metrics: Map<string, Cell>;
 }
 
-/** Receives the cells of one row, in the row's key order. A name repeated in a row: the last value wins. */
+/** Receives the cells of one row, in the row's key order. A key repeated in a row: the last value wins. */
 export interface CellSink {
-  field(name: string, value: Cell): void;
+  /** `key` is the field's API path as JSON text (`model.fieldKey`). */
+  field(key: string, value: Cell): void;
   metric(name: string, value: Cell): void;
 }
 
@@ -45,7 +50,7 @@ export function flattenRowInto(row: ApiRow, out: CellSink): void {
       for (const name in value) if (Object.hasOwn(value, name)) out.metric(name, toCell(value[name]));
       continue;
     }
-    flattenField(out, key, value);
+    flattenField(out, topKey(key), value);
   }
 }
 
@@ -64,7 +69,20 @@ function flattenField(out: CellSink, name: string, value: unknown): void {
   out.field(name, toCell(value));
 }
 
-/** `parent_child`, memoised: the same few nested names repeat on every row. */
+/** `["parent"]` for a top-level key, memoised: the same few keys repeat on every row. */
+const topKeys = new Map<string, string>();
+
+function topKey(key: string): string {
+  let k = topKeys.get(key);
+  if (k === undefined) {
+    k = JSON.stringify([key]);
+    if (topKeys.size >= 10_000) topKeys.clear();
+    topKeys.set(key, k);
+  }
+  return k;
+}
+
+/** `["parent","child"]` from the parent's key, memoised likewise. */
 const childNames = new Map<string, Map<string, string>>();
 let childNameCount = 0;
 
@@ -76,7 +94,7 @@ function childName(parent: string, key: string): string {
   }
   let name = byKey.get(key);
   if (name === undefined) {
-    name = `${parent}_${key}`;
+    name = `${parent.slice(0, -1)},${JSON.stringify(key)}]`;
     // untrusted rows may carry ever-new keys: keep the memo bounded
     if (childNameCount >= 10_000) {
       childNames.clear();
@@ -91,9 +109,10 @@ function childName(parent: string, key: string): string {
 function toCell(value: unknown): Cell {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'bigint') return value;
   // Arrays (and objects inside metrics) are kept as JSON text so nothing is lost.
-  return JSON.stringify(value);
+  return toJsonText(value);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

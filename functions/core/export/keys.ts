@@ -1,8 +1,28 @@
 /**
- * Object keys (docs/export.md, "Layout"). Keys are a function of (schedule, report, format, window end), so a
- * re-run writes over its own partition.
+ * The object-key layout, built and parsed here and nowhere else (docs/export.md "Layout"). Keys are a
+ * function of (schedule, report, format, window end), so a re-run writes over its own partition:
+ *
+ *   {prefix}{scheduleId}/{reportId}/{format}/dt={windowEnd}/part-00000.{extension}
+ *   {prefix}{scheduleId}/{reportId}/{format}/dt={windowEnd}/_SUCCESS
+ *   {prefix}{scheduleId}/{reportId}/_model/v000001.json          the report's column model, versioned
+ *   {prefix}{scheduleId}/_manifests/dt={windowEnd}/manifest.json
+ *   {prefix}{scheduleId}/_manifests/dt={windowEnd}/_lease.json, runs/{runId}.json
+ *   {prefix}{scheduleId}/_staging/dt={windowEnd}/{runId}/{reportId}/{format}/…   before a commit
  */
-export type Format = 'parquet' | 'csv';
+import { FORMATS, type Format, isFormat } from './formats';
+
+export type { Format };
+
+const DATE = String.raw`\d{4}-\d{2}-\d{2}`;
+
+export function reportPrefix(prefix: string, scheduleId: string, reportId: string): string {
+  return `${prefix}${scheduleId}/${reportId}/`;
+}
+
+/** The folder of a format's files of all windows (the catalog table's location). */
+export function formatPrefix(prefix: string, scheduleId: string, reportId: string, format: Format): string {
+  return `${reportPrefix(prefix, scheduleId, reportId)}${format}/`;
+}
 
 export function partitionPrefix(
   prefix: string,
@@ -11,11 +31,11 @@ export function partitionPrefix(
   format: Format,
   windowEnd: string,
 ): string {
-  return `${prefix}${scheduleId}/${reportId}/${format}/dt=${windowEnd}/`;
+  return `${formatPrefix(prefix, scheduleId, reportId, format)}dt=${windowEnd}/`;
 }
 
 export function partKey(folder: string, format: Format, index: number): string {
-  return `${folder}part-${String(index).padStart(5, '0')}.${format}`;
+  return `${folder}part-${String(index).padStart(5, '0')}.${FORMATS[format].extension}`;
 }
 
 export function successKey(folder: string): string {
@@ -30,10 +50,43 @@ export function manifestKey(prefix: string, scheduleId: string, windowEnd: strin
   return `${manifestsPrefix(prefix, scheduleId)}dt=${windowEnd}/manifest.json`;
 }
 
-export const CONTENT_TYPES: Readonly<Record<Format, string>> = {
-  parquet: 'application/vnd.apache.parquet',
-  csv: 'text/csv; charset=utf-8',
-};
+/** Where the versions of a report's column model live. */
+export function modelPrefix(prefix: string, scheduleId: string, reportId: string): string {
+  return `${reportPrefix(prefix, scheduleId, reportId)}_model/`;
+}
+
+export function modelKey(prefix: string, scheduleId: string, reportId: string, version: number): string {
+  return `${modelPrefix(prefix, scheduleId, reportId)}v${String(version).padStart(6, '0')}.json`;
+}
+
+/** The version of a model key (any prefix), or null when the key is not one. */
+export function modelVersionOf(key: string): number | null {
+  const m = /\/_model\/v(\d{6,})\.json$/.exec(key);
+  return m?.[1] === undefined ? null : Number(m[1]);
+}
+
+/** The window end of a manifest key (any prefix), or null when the key is not a manifest. */
+export function manifestWindowEnd(key: string): string | null {
+  return new RegExp(String.raw`(?:^|/)_manifests/dt=(${DATE})/manifest\.json$`).exec(key)?.[1] ?? null;
+}
+
+export interface PartKeyParts {
+  readonly reportId: string;
+  readonly format: Format;
+  readonly windowEnd: string;
+  /** `part-00000.csv` */
+  readonly fileName: string;
+  readonly index: number;
+}
+
+/** The parts of a data-part key (any prefix), or null when the key is not one. */
+export function parsePartKey(key: string): PartKeyParts | null {
+  const m = new RegExp(String.raw`(?:^|/)([^/]+)/([^/]+)/dt=(${DATE})/(part-(\d{5,})\.[^/]+)$`).exec(key);
+  const [, reportId, format, windowEnd, fileName, index] = m ?? [];
+  if (!reportId || !format || !windowEnd || !fileName || !index || !isFormat(format)) return null;
+  if (fileName !== `part-${index}.${FORMATS[format].extension}`) return null;
+  return { reportId, format, windowEnd, fileName, index: Number(index) };
+}
 
 /** The folder of a window's manifest, its lease and its runs' records. */
 export function windowFolder(prefix: string, scheduleId: string, windowEnd: string): string {

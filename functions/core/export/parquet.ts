@@ -12,7 +12,7 @@
  */
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { Window } from '../manifest';
-import { columnCells, epochDay } from './cells';
+import { columnCells, epochDay, epochMicros } from './cells';
 import type { ColumnDef } from './columns';
 import type { Cell } from './flatten';
 import type { PartEncoder } from './part-encoder';
@@ -51,17 +51,6 @@ export function schemaElement(name: string, type: ParquetType): SchemaElement {
   }
 }
 
-const FRACTION = /T\d{2}:\d{2}:\d{2}\.(\d+)/;
-
-/** ISO 8601 date-time → microseconds since 1970-01-01T00:00:00Z (digits beyond 6 are dropped). */
-export function timestampMicros(iso: string): bigint | null {
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) return null;
-  const digits = FRACTION.exec(iso)?.[1] ?? '';
-  const micros = Number(digits.slice(0, 6).padEnd(6, '0'));
-  return BigInt(Math.floor(ms / 1000)) * 1_000_000n + BigInt(micros);
-}
-
 function int64(v: Cell | bigint): bigint | null {
   if (typeof v === 'bigint') return v;
   return typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : null;
@@ -86,7 +75,8 @@ export function parquetValues(type: ParquetType, cells: readonly (Cell | bigint)
     case 'date':
       return cells.map((v) => (typeof v === 'string' ? epochDay(v) : null));
     case 'timestamp':
-      return cells.map((v) => (typeof v === 'string' ? timestampMicros(v) : null));
+      // a timestamp column holds only zoned ISO date-times (the column model's rule, temporal.ts)
+      return cells.map((v) => (typeof v === 'string' ? epochMicros(v) : null));
   }
 }
 

@@ -2,12 +2,13 @@
  * The encoders of a part's formats, one per format. An encoder is synchronous and stateful: it turns
  * each row group into the bytes to append to the part's object, and gives the last bytes (a footer,
  * or the header of a part without rows) at the end. They run in the encoder worker (`encoder.ts`),
- * never on the thread that fetches pages. A new format is one entry in `PART_ENCODERS`.
+ * never on the thread that fetches pages. A new format is one entry here and one in the registry (`formats.ts`).
  */
 import type { Window } from '../manifest';
 import type { ColumnDef } from './columns';
 import { CsvEncoder } from './csv-part';
-import type { Format } from './keys';
+import type { Format } from './formats';
+import { JsonlEncoder } from './jsonl';
 import { ParquetEncoder } from './parquet';
 import type { RowGroupBuffer } from './rowgroup';
 
@@ -18,7 +19,16 @@ export interface PartEncoder {
   finish(): Uint8Array[];
 }
 
-export const PART_ENCODERS: Readonly<Record<Format, (columns: readonly ColumnDef[]) => PartEncoder>> = {
+export interface EncoderOptions {
+  /** Prefix text cells a spreadsheet would run as a formula (CSV; `output.csvFormulaGuard`). */
+  readonly formulaGuard: boolean;
+}
+
+/** One entry per format of the registry (formats.ts). */
+export const PART_ENCODERS: Readonly<
+  Record<Format, (columns: readonly ColumnDef[], options: EncoderOptions) => PartEncoder>
+> = {
   parquet: (columns) => new ParquetEncoder(columns),
-  csv: (columns) => new CsvEncoder(columns),
+  csv: (columns, options) => new CsvEncoder(columns, options.formulaGuard),
+  jsonl: (columns) => new JsonlEncoder(columns),
 };

@@ -1,8 +1,9 @@
 /**
  * The open part of every format, and rolling to the next part. All formats roll together, so part N
- * of the CSV and part N of the Parquet hold the same rows. A part closes when it reaches the row bound
- * (`output.maxRowsPerPart`), the byte bound, or when a row group does not fit its fixed schema (drift);
- * the next part opens with the report's widened schema.
+ * of every format holds the same rows. A part closes when it reaches the row bound
+ * (`output.maxRowsPerPart`), the byte bound, or when the column model grew (a new column, or the raw
+ * companion of a column that met a value its type cannot hold); the next part opens with the whole
+ * model, so every file's columns are a prefix of the report's model.
  *
  * Encoding is pipelined: a row group is handed to the encoder stream and its bytes are written to the
  * sink when they come back, while the caller goes on buffering the next group. At most one group is
@@ -12,9 +13,10 @@
  */
 import type { ManifestFile, Window } from '../manifest';
 import type { ObjectWriter, Sink } from '../sink';
-import { type ColumnDef, fits, type Kind } from './columns';
+import type { ColumnDef } from './columns';
 import type { EncodedBytes, EncoderStream, PartSpec } from './encoder';
-import { CONTENT_TYPES, type Format, partKey } from './keys';
+import { FORMATS, type Format } from './formats';
+import { partKey } from './keys';
 
 interface OpenWriter {
   readonly format: Format;
@@ -48,7 +50,14 @@ export class PartSet {
     private readonly window: Window,
     /** Index of the next part to open (continues across continuation steps). */
     public nextIndex: number,
+    /** `output.csvFormulaGuard` */
+    private readonly formulaGuard = false,
   ) {}
+
+  /** Columns of the open part (null when none is open). */
+  get openColumns(): readonly ColumnDef[] | null {
+    return this.open?.spec.columns ?? null;
+  }
 
   /** Rows in the open part (0 when none is open). */
   get openRows(): number {
@@ -56,19 +65,15 @@ export class PartSet {
   }
 
   /**
-   * Encodes the stream's buffered row group (`rows` rows whose columns have `kinds`) into the open
-   * part. `schema` is the report's (already widened) schema, used when a part has to be opened.
+   * Encodes the stream's buffered row group (`rows` rows) into the open part. `columns` is the
+   * report's model now: a part opened with fewer columns is closed first.
    */
-  async writeGroup(
-    rows: number,
-    kinds: ReadonlyMap<string, Kind>,
-    schema: () => ColumnDef[],
-  ): Promise<ManifestFile[]> {
+  async writeGroup(rows: number, columns: readonly ColumnDef[]): Promise<ManifestFile[]> {
     await this.inFlight;
     const closed: ManifestFile[] = [];
-    if (this.open && (!fits(this.open.spec.columns, kinds) || this.overBytes(this.open)))
+    if (this.open && (this.open.spec.columns.length !== columns.length || this.overBytes(this.open)))
       closed.push(...(await this.close()));
-    const part = this.open ?? this.openPart(schema());
+    const part = this.open ?? this.openPart(columns);
     part.rows += rows;
     this.inFlight = this.stream.encode(part.spec).then((bytes) => this.put(part, bytes));
     this.inFlight.catch(() => undefined);
@@ -92,14 +97,15 @@ export class PartSet {
           bytes: written.bytes,
           rows: part.rows,
           sha256: written.sha256,
+          columns: part.spec.columns.length,
         };
       }),
     );
   }
 
   /** Opens a part with no rows (so a report with zero rows still has readable files). */
-  ensureOpen(schema: () => ColumnDef[]): void {
-    if (!this.open) this.openPart(schema());
+  ensureOpen(columns: readonly ColumnDef[]): void {
+    if (!this.open) this.openPart(columns);
   }
 
   /** Abandons the open part: aborts every in-flight object. Never throws. */
@@ -125,14 +131,15 @@ export class PartSet {
     );
   }
 
-  private openPart(columns: ColumnDef[]): OpenPart {
+  private openPart(columns: readonly ColumnDef[]): OpenPart {
     const id = this.nextIndex;
     this.nextIndex += 1;
     const writers = this.formats.map((format): OpenWriter => {
       const key = partKey(this.folders[format] ?? '', format, id);
-      return { format, key, out: this.sink.openWriter(key, CONTENT_TYPES[format]), bytes: 0 };
+      return { format, key, out: this.sink.openWriter(key, FORMATS[format].contentType), bytes: 0 };
     });
-    this.open = { spec: { id, columns, formats: this.formats, window: this.window }, writers, rows: 0 };
+    const spec = { id, columns, formats: this.formats, window: this.window, formulaGuard: this.formulaGuard };
+    this.open = { spec, writers, rows: 0 };
     return this.open;
   }
 }

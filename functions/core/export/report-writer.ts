@@ -1,7 +1,12 @@
 /**
- * Everything one report accumulates while its pages stream through: the running schema, totals, top N
- * and the part files. `snapshot()` is the resumable state; constructing from a snapshot continues
- * exactly where it left off (next part index included).
+ * Everything one report accumulates while its pages stream through: the column model, totals, top N,
+ * warnings and the part files. `snapshot()` is the resumable state; constructing from a snapshot
+ * continues exactly where it left off (next part index included).
+ *
+ * Before a slice is sent, the model is planned for it (`planModel`): when the slice brings a column
+ * the model lacks (or a value a column's type cannot hold, whose text goes to the column's `…__raw`
+ * companion), the extended model is stored (compare-and-swap) and the open part is closed, so the
+ * next part opens with the whole model.
  *
  * Rows are flattened here, on the thread that fetches pages, into small slices (`SLICE_ROWS`); each
  * slice updates the schema, totals and top N and is then sent to the encoder stream, which buffers the
@@ -10,26 +15,31 @@
  */
 
 import type { ApiRow } from '../api/types';
-import type { ManifestFile, Window } from '../manifest';
+import type { ManifestFile, ReportWarning, Window } from '../manifest';
 import type { CheckpointState } from '../run/checkpoint';
 import type { SummaryRow } from '../run/types';
 import type { Sink } from '../sink';
-import { type ColumnDef, joinKind, type Kind } from './columns';
+import type { ColumnDef } from './columns';
 import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
-import type { Format } from './keys';
+import type { Format } from './formats';
+import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
+import type { ModelStore } from './model-store';
 import { PartSet } from './parts';
 import { RowGroupBuffer } from './rowgroup';
-import { SchemaState } from './schema';
 import { TopN } from './top';
 import { Totals } from './totals';
+import { type BreakCode, breakOf, fitted } from './values';
+import { warningFor } from './warnings';
 
-export interface ReportWriterOptions {
+export interface ReportWriterOptions extends ModelContext {
   readonly sink: Sink;
+  /** Where the report's column model is stored (and extended). */
+  readonly models: ModelStore;
   readonly window: Window;
   readonly formats: readonly Format[];
   readonly folders: Readonly<Partial<Record<Format, string>>>;
-  readonly idFields: readonly string[];
-  readonly metrics: readonly string[];
+  /** `output.csvFormulaGuard` */
+  readonly formulaGuard?: boolean;
   readonly topBy: string | undefined;
   readonly topN: number;
   /** Keep the first `topN` rows in arrival order instead of ranking (the email's trend of an over-time report). */
@@ -49,9 +59,10 @@ export type WriterState = Omit<CheckpointState, 'version' | 'cursor' | 'pages'>;
 export class ReportWriter {
   private slice = new RowGroupBuffer();
   private groupRows = 0;
-  private groupKinds = new Map<string, Kind>();
+  private model: ColumnModel | null = null;
+  /** `CODE column` → how many values broke the column's type. */
+  private readonly breaks: Map<string, number>;
   private readonly stream: EncoderStream;
-  private readonly schema: SchemaState;
   private readonly totals: Totals;
   private readonly top: TopN;
   private readonly parts: PartSet;
@@ -62,7 +73,7 @@ export class ReportWriter {
     private readonly o: ReportWriterOptions,
     from?: WriterState,
   ) {
-    this.schema = new SchemaState(o.idFields, o.metrics, from?.schema);
+    this.breaks = new Map(Object.entries(from?.breaks ?? {}));
     this.totals = new Totals(from?.totals);
     this.top = new TopN(o.topBy === undefined && !o.inOrder ? 0 : o.topN, from?.top ?? []);
     this.stream = (o.encoder ?? inlineEncoder()).open();
@@ -74,6 +85,7 @@ export class ReportWriter {
       { maxRows: o.maxRowsPerPart, maxBytes: o.maxPartBytes },
       o.window,
       from?.nextPart ?? 0,
+      o.formulaGuard ?? false,
     );
     this.files = [...(from?.files ?? [])];
     this.rows = from?.rows ?? 0;
@@ -94,10 +106,8 @@ export class ReportWriter {
     await this.send();
     if (this.groupRows === 0) return;
     const rows = this.groupRows;
-    const kinds = this.groupKinds;
     this.groupRows = 0;
-    this.groupKinds = new Map();
-    this.files.push(...(await this.parts.writeGroup(rows, kinds, () => this.schema.columns())));
+    this.files.push(...(await this.parts.writeGroup(rows, this.columns())));
   }
 
   /** Takes the slice into the schema, totals and top N, and sends it to the encoder's row group. */
@@ -105,13 +115,35 @@ export class ReportWriter {
     const slice = this.slice;
     if (slice.rows === 0) return;
     this.slice = new RowGroupBuffer();
-    const kinds = slice.kinds();
-    this.schema.absorb(slice, kinds);
-    for (const [name, kind] of kinds)
-      this.groupKinds.set(name, joinKind(this.groupKinds.get(name) ?? 'null', kind));
+    const columns = await this.modelFor(slice);
+    this.countBreaks(slice, columns);
     for (const [name, cells] of slice.metrics) this.totals.addColumn(name, cells);
-    this.rank(slice);
+    this.rank(slice, columns);
     await this.stream.append(slice.batch());
+  }
+
+  /** The model's columns for `slice`, extending and storing the model first when it must grow. */
+  private async modelFor(slice: RowGroupBuffer): Promise<ColumnDef[]> {
+    const cols = slice.columns();
+    if (this.model === null) this.model = (await this.o.models.load())?.model ?? null;
+    if (planModel(this.model, this.o, cols) !== this.model) {
+      this.model = (await this.o.models.update((latest) => planModel(latest, this.o, cols))).model;
+      // rows buffered for the open part are encoded into the next one, which has every column
+      if (this.parts.openColumns !== null) this.files.push(...(await this.parts.close()));
+    }
+    return this.columns();
+  }
+
+  private countBreaks(slice: RowGroupBuffer, columns: readonly ColumnDef[]): void {
+    for (const c of columns) {
+      if ((c.role !== 'id' && c.role !== 'metric') || c.type === 'string') continue;
+      for (const v of slice.cells(c.key, c.role === 'metric') ?? []) {
+        const code = breakOf(c.type, v);
+        if (code === null) continue;
+        const id = `${code} ${c.name}`;
+        this.breaks.set(id, (this.breaks.get(id) ?? 0) + 1);
+      }
+    }
   }
 
   /** Flushes and closes the open part (continuation point, or the end). */
@@ -123,7 +155,8 @@ export class ReportWriter {
   /** Ends the export: a report with no rows at all still gets one part (header / schema only). */
   async finish(): Promise<ManifestFile[]> {
     await this.flush();
-    if (this.files.length === 0) this.parts.ensureOpen(() => this.schema.columns());
+    const columns = await this.modelFor(new RowGroupBuffer());
+    if (this.files.length === 0) this.parts.ensureOpen(columns);
     await this.closePart();
     return this.files;
   }
@@ -138,16 +171,34 @@ export class ReportWriter {
     this.stream.close();
   }
 
+  /** The report's column model as this writer last stored or read it (empty before the first rows). */
   columns(): ColumnDef[] {
-    return this.schema.columns();
+    return this.model === null ? [] : columnDefs(this.model);
   }
 
-  /** Totals of the additive metrics whose column is numeric. */
+  /** The manifest's columns: name, type and the API's name. */
+  manifestColumns(): { name: string; type: ColumnDef['type']; apiName: string | null }[] {
+    return this.columns().map((c) => ({ name: c.name, type: c.type, apiName: apiName(c.source) }));
+  }
+
+  /** Warnings naming each column that received values its type cannot hold. */
+  warnings(): ReportWarning[] {
+    const raws = new Map(
+      this.columns().flatMap((c) => (c.source.kind === 'raw' ? [[c.source.of, c.name] as const] : [])),
+    );
+    return [...this.breaks].map(([id, count]) => {
+      const space = id.indexOf(' ');
+      const column = id.slice(space + 1);
+      return warningFor(id.slice(0, space) as BreakCode, column, count, raws.get(column) ?? `${column}__raw`);
+    });
+  }
+
+  /** Totals (by the API's metric names) of the additive metrics whose column is numeric. */
   totalsResult(): Record<string, number> {
     const numeric = new Set(
       this.columns()
-        .filter((c) => c.role === 'metric' && (c.type === 'int64' || c.type === 'double'))
-        .map((c) => c.name),
+        .filter((c) => c.source.kind === 'metric' && (c.type === 'int64' || c.type === 'double'))
+        .map((c) => c.key),
     );
     return Object.fromEntries(Object.entries(this.totals.result()).filter(([name]) => numeric.has(name)));
   }
@@ -165,14 +216,14 @@ export class ReportWriter {
       nextPart: this.parts.nextIndex,
       files: [...this.files],
       rows: this.rows,
-      schema: this.schema.snapshot(),
+      breaks: Object.fromEntries(this.breaks),
       totals: this.totals.snapshot(),
       top: this.top.sorted(),
     };
   }
 
   /** Offers the slice's rows to top N (the slice holds the last `slice.rows` rows added). */
-  private rank(group: RowGroupBuffer): void {
+  private rank(group: RowGroupBuffer, columns: readonly ColumnDef[]): void {
     const by = this.o.topBy;
     // In order: every row ranks equal, and ties keep the earlier row, so the first N rows stay.
     const cells = this.o.inOrder
@@ -182,16 +233,21 @@ export class ReportWriter {
         : group.cells(by, true);
     if (cells === undefined) return;
     const firstSeq = this.rows - group.rows;
-    const columns = this.schema.columns();
+    const shown = columns.filter((c) => c.role !== 'raw');
     cells.forEach((value, r) => {
       if (typeof value !== 'number' || !this.top.wouldTake(value, firstSeq + r)) return;
-      const row: SummaryRow = {};
-      for (const c of columns) {
-        if (c.role === 'window')
-          row[c.name] = c.name === 'window_start' ? this.o.window.start : this.o.window.end;
-        else row[c.name] = group.cells(c.name, c.role === 'metric')?.[r] ?? null;
-      }
-      this.top.offer({ value, seq: firstSeq + r, row });
+      // keyed by the API's names (the email speaks of metrics by their configured names)
+      const entries = shown.map((c): [string, SummaryRow[string]] => {
+        const v =
+          c.source.kind === 'window'
+            ? c.source.which === 'start'
+              ? this.o.window.start
+              : this.o.window.end
+            : fitted(c.type, group.cells(c.key, c.role === 'metric')?.[r] ?? null);
+        const label = c.source.kind === 'field' ? c.source.path.join('_') : (apiName(c.source) ?? c.name);
+        return [label, typeof v === 'bigint' ? v.toString() : v];
+      });
+      this.top.offer({ value, seq: firstSeq + r, row: Object.fromEntries(entries) });
     });
   }
 }

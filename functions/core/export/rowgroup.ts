@@ -5,8 +5,8 @@
  * every column has `rows` cells whenever it is read (the padding happens once, on first read).
  */
 import type { ApiRow } from '../api/types';
-import { type Kind, kindOfColumn } from './columns';
 import { type Cell, type CellSink, flattenRowInto } from './flatten';
+import type { GroupColumns } from './model';
 
 /**
  * Flattened rows in transit from the thread that fetches pages to the encoder: every column padded to
@@ -20,7 +20,7 @@ export interface ColumnBatch {
 
 export class RowGroupBuffer implements CellSink {
   rows = 0;
-  /** Insertion order = first-seen order within this group. */
+  /** Insertion order = first-seen order within this group. Fields by `fieldKey(path)`, metrics by name. */
   readonly fields = new Map<string, Cell[]>();
   readonly metrics = new Map<string, Cell[]>();
   private padded = 0;
@@ -31,18 +31,24 @@ export class RowGroupBuffer implements CellSink {
     this.rows += 1;
   }
 
-  field(name: string, value: Cell): void {
-    put(this.fields, name, value, this.rows);
+  field(key: string, value: Cell): void {
+    put(this.fields, key, value, this.rows);
   }
 
   metric(name: string, value: Cell): void {
     put(this.metrics, name, value, this.rows);
   }
 
-  /** The cells of a column (fields first, then metrics), or undefined when no row had it. */
-  cells(name: string, metric: boolean): Cell[] | undefined {
+  /** The cells of a field (by key) or metric (by name), or undefined when no row had it. */
+  cells(key: string, metric: boolean): Cell[] | undefined {
     this.pad();
-    return (metric ? this.metrics : this.fields).get(name);
+    return (metric ? this.metrics : this.fields).get(key);
+  }
+
+  /** Every column of the group with its cells (for planning the column model). */
+  columns(): GroupColumns {
+    this.pad();
+    return { fields: this.fields, metrics: this.metrics };
   }
 
   /** This buffer's rows as a batch (its arrays are handed over: do not add rows afterwards). */
@@ -56,15 +62,6 @@ export class RowGroupBuffer implements CellSink {
     appendColumns(this.fields, batch.fields, this.rows);
     appendColumns(this.metrics, batch.metrics, this.rows);
     this.rows += batch.rows;
-  }
-
-  /** The inferred kind of every column in this group, keyed by column name. */
-  kinds(): Map<string, Kind> {
-    this.pad();
-    const out = new Map<string, Kind>();
-    for (const [name, cells] of this.fields) out.set(name, kindOfColumn(cells));
-    for (const [name, cells] of this.metrics) out.set(name, kindOfColumn(cells));
-    return out;
   }
 
   /** Every column gets `rows` cells (nulls for rows that lacked it). */

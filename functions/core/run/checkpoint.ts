@@ -6,8 +6,6 @@ import * as z from 'zod/mini';
 import { ManifestFileSchema } from '../manifest';
 import { GuardStateSchema } from './guards';
 
-const KindSchema = z.enum(['null', 'string', 'int64', 'double', 'date', 'boolean']);
-
 export const CheckpointStateSchema = z.object({
   version: z.literal(1),
   /** Cursor of the next page to fetch (never null: a finished export returns `done`). */
@@ -16,11 +14,8 @@ export const CheckpointStateSchema = z.object({
   files: z.array(ManifestFileSchema),
   pages: z.int().check(z.nonnegative()),
   rows: z.int().check(z.nonnegative()),
-  schema: z.object({
-    fields: z.array(z.string()),
-    metrics: z.array(z.string()),
-    kinds: z.record(z.string(), KindSchema),
-  }),
+  /** `CODE column` → how many values broke the column's type so far (report warnings). */
+  breaks: z.record(z.string(), z.int().check(z.nonnegative())),
   totals: z.record(z.string(), z.object({ mantissa: z.string(), scale: z.int().check(z.nonnegative()) })),
   /** The silent-loss guards' counts so far (absent in checkpoints written before they existed). */
   guards: z.optional(GuardStateSchema),

@@ -21,7 +21,8 @@ import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig, ScheduleConfig } from '../config/schema';
 import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
 import { describeError, isExporterError } from '../errors';
-import type { Format } from '../export/keys';
+import type { Format } from '../export/formats';
+import { sinkModelStore } from '../export/model-store';
 import { PAGES_AHEAD, readAhead } from '../export/prefetch';
 import { ReportWriter } from '../export/report-writer';
 import { DEFAULT_TOP_N } from '../export/top';
@@ -95,11 +96,15 @@ async function exportWithLease(
   const writer = new ReportWriter(
     {
       sink: deps.sink,
+      models: sinkModelStore(deps.sink, config.output.prefix, task.scheduleId, task.reportId),
       window: task.window,
       formats,
       folders,
       idFields: ROUTE_SPECS[report.route].idFields,
       metrics: report.metrics ?? [],
+      naming: config.output.columnNames,
+      overrides: report.columns,
+      formulaGuard: config.output.csvFormulaGuard,
       // An over-time report's email shows its buckets as a trend in date order, never ranked.
       ...(isOverTime(report.route)
         ? { topBy: undefined, topN: MAX_TREND_POINTS, inOrder: true }
@@ -122,18 +127,22 @@ async function exportWithLease(
     status: 'succeeded' | 'failed',
     error: string | null,
     errorCode?: string,
-  ): ManifestReport => ({
-    reportId: task.reportId,
-    route: report.route,
-    status,
-    rowCount: writer.rows,
-    pages,
-    columns: writer.columns().map(({ name, type }) => ({ name, type })),
-    totals: status === 'succeeded' ? writer.totalsResult() : {},
-    error,
-    ...(errorCode ? { errorCode } : {}),
-    files: status === 'succeeded' ? [...writer.writtenFiles()] : [],
-  });
+  ): ManifestReport => {
+    const warnings = writer.warnings();
+    return {
+      reportId: task.reportId,
+      route: report.route,
+      status,
+      rowCount: writer.rows,
+      pages,
+      columns: writer.manifestColumns(),
+      totals: status === 'succeeded' ? writer.totalsResult() : {},
+      error,
+      ...(errorCode ? { errorCode } : {}),
+      files: status === 'succeeded' ? [...writer.writtenFiles()] : [],
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+  };
 
   const pause = async (cursor: string): Promise<ExportStepResult> => {
     await writer.closePart();
@@ -185,6 +194,7 @@ async function exportWithLease(
       pages,
       files: files.length,
     });
+    for (const w of writer.warnings()) deps.log.warn('report warning', { reportId: task.reportId, ...w });
     return { status: 'done', task, outcome: { ...done, manifest: committed } };
   } catch (err: unknown) {
     controller.abort();

@@ -10,7 +10,7 @@ import type { Config } from '../config/schema';
 import { hasAudience } from '../email/recipients';
 import { deliverSummary } from '../email/summary';
 import { describeError, ExporterError } from '../errors';
-import { manifestsPrefix, runRecordKey } from '../export/keys';
+import { manifestsPrefix, manifestWindowEnd, runRecordKey } from '../export/keys';
 import { type Manifest, ManifestSchema, runStatus } from '../manifest';
 import type { Sink } from '../sink';
 import { findSchedule } from './lookup';
@@ -82,8 +82,8 @@ export async function previousManifest(
 ): Promise<Manifest | null> {
   const keys = await sink.list(manifestsPrefix(prefix, scheduleId));
   const dated = keys
-    .map((k) => ({ k, dt: /\/dt=(\d{4}-\d{2}-\d{2})\/manifest\.json$/.exec(k)?.[1] }))
-    .filter((e): e is { k: string; dt: string } => e.dt !== undefined && e.dt < windowEnd)
+    .map((k) => ({ k, dt: manifestWindowEnd(k) }))
+    .filter((e): e is { k: string; dt: string } => e.dt !== null && e.dt < windowEnd)
     .sort((a, b) => (a.dt < b.dt ? 1 : -1));
   const latest = dated[0];
   if (!latest) return null;

@@ -23,14 +23,6 @@ import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig } from '../config/schema';
 import { type ReportWarning, ReportWarningSchema } from '../manifest';
 
-export const WARNING_CODES = [
-  'METRIC_MISSING',
-  'PAGE_FULL_NO_CURSOR',
-  'ID_FIELDS_MISSING',
-  'ROWS_REPEATED',
-] as const;
-export type WarningCode = (typeof WARNING_CODES)[number];
-
 /** Identities remembered for ROWS_REPEATED (about 40 MB of numbers at the cap). */
 const MAX_TRACKED = 1_000_000;
 

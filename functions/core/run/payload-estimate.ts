@@ -11,7 +11,7 @@
  * (`outcomeBudget`: top rows are dropped first), so the API cannot push a run over.
  */
 
-import { formatPath } from '../config/load';
+import { formatPath } from '../config/path';
 import type { Config, ScheduleConfig } from '../config/schema';
 import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
 import { MAX_CELL_CHARS, topColumns } from '../email/top-columns';

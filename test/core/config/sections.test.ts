@@ -79,7 +79,7 @@ describe('email', () => {
 describe('output', () => {
   it('rejects an empty formats list', () => {
     expect(problemsOf({ ...baseConfig(), output: { formats: [] } })).toEqual([
-      'output.formats: formats needs at least one of parquet, csv',
+      'output.formats: formats needs at least one of parquet, csv, jsonl',
     ]);
   });
 
@@ -165,6 +165,8 @@ describe('defaults', () => {
       prefix: 'exports/',
       formats: ['parquet', 'csv'],
       maxRowsPerPart: 1_000_000,
+      columnNames: 'snake_case',
+      csvFormulaGuard: false,
     });
     expect(config.email).toBeUndefined();
     const schedule = config.schedules[0];
@@ -173,6 +175,7 @@ describe('defaults', () => {
       filters: { instanceIds: [], campaignIds: [] },
       params: {},
       summary: { kpis: [] },
+      columns: {},
     });
     expect(valid({ ...baseConfig(), email: { from: 'r@example.com' } }).email?.attachCsvUpToMiB).toBe(5);
   });

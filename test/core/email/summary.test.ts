@@ -186,14 +186,14 @@ describe('deliverSummary: content', () => {
     expect(text).toContain(`${'N'.repeat(39)}…`);
   });
 
-  it('attaches the CSV bytes when they fit and says so in both parts', async () => {
-    const csv = new TextEncoder().encode('creatorId,name\nc-1,Ada\n');
+  it('attaches the CSV when it fits, as a copy guarded for spreadsheets, and says so in both parts', async () => {
+    const csv = new TextEncoder().encode('creator_id,=name\r\nc-1,@Ada\r\n');
     const message = await render({}, { [CSV_KEY]: csv });
     expect(message.attachments).toEqual([
       {
         filename: 'creators-2026-11-22-part-00000.csv',
         contentType: 'text/csv; charset=utf-8',
-        content: csv,
+        content: new TextEncoder().encode("creator_id,'=name\r\nc-1,'@Ada\r\n"),
       },
     ]);
     expect(message.text).toContain('Attached: creators-2026-11-22-part-00000.csv');

@@ -13,6 +13,7 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ColumnDef } from '#core/export/columns';
 import type { Cell } from '#core/export/flatten';
+import { fieldKey } from '#core/export/model';
 import { PARQUET_OPTIONS, ParquetEncoder, type ParquetType, schemaElement } from '#core/export/parquet';
 import { RowGroupBuffer } from '#core/export/rowgroup';
 import { duckQuery, lit } from './duck';
@@ -57,7 +58,18 @@ const ROWS = Array.from({ length: SIZES.reduce((a, b) => a + b) }, (_, i) => row
 
 /** Our encoder, fed row group by row group through the row-group buffer (as the export does). */
 function ours(): Uint8Array {
-  const enc = new ParquetEncoder(COLUMNS as unknown as ColumnDef[]);
+  // as the column model defines them: fields keyed by their API path, metrics by name
+  const defs = COLUMNS.map((c) => ({
+    ...c,
+    source:
+      c.role === 'window'
+        ? { kind: 'window', which: 'start' }
+        : c.role === 'metric'
+          ? { kind: 'metric', name: c.name }
+          : { kind: 'field', path: [c.name] },
+    key: c.role === 'metric' ? c.name : c.role === 'window' ? '' : fieldKey([c.name]),
+  }));
+  const enc = new ParquetEncoder(defs as unknown as ColumnDef[]);
   const chunks: Uint8Array[] = [];
   let at = 0;
   for (const size of SIZES) {
@@ -65,7 +77,7 @@ function ours(): Uint8Array {
     const slice = ROWS.slice(at, at + size);
     at += size;
     const fields: [string, Cell[]][] = (['id', 'platform', 'published', 'day', 'flag'] as const).map((n) => [
-      n,
+      fieldKey([n]),
       slice.map((r) => r[n]),
     ]);
     // bigint cells arrive as the column model's INT64 values beyond 2^53

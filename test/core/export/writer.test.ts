@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSink } from '#adapters/fs-sink';
 import type { ApiRow } from '#core/api/types';
+import { memoryModelStore } from '#core/export/model-store';
 import { ReportWriter, type ReportWriterOptions } from '#core/export/report-writer';
 import { duckQuery, lit, readCsvSql } from './duck';
 
@@ -33,6 +34,9 @@ afterEach(async () => {
 function options(over: Partial<ReportWriterOptions> = {}): ReportWriterOptions {
   return {
     sink: createFsSink(dir),
+    models: memoryModelStore(),
+    naming: 'api',
+    overrides: {},
     window: WINDOW,
     formats: ['parquet', 'csv'],
     folders: { parquet: 'p/', csv: 'c/' },
@@ -55,7 +59,7 @@ async function writeAll(rows: readonly ApiRow[], over: Partial<ReportWriterOptio
 }
 
 describe('ReportWriter', () => {
-  it('orders columns: id fields, other fields first-seen, window dates, requested metrics', async () => {
+  it('orders columns: id fields, other fields first-seen, window dates, requested metrics; types by rule', async () => {
     const { writer } = await writeAll([
       {
         platform: 'tiktok',
@@ -68,13 +72,13 @@ describe('ReportWriter', () => {
     expect(writer.columns().map((c) => `${c.name}:${c.type}`)).toEqual([
       'postId:string',
       'platform:string',
-      'author_id:int64',
+      'author_id:string',
       'author_name:string',
       'tags:string',
       'window_start:date',
       'window_end:date',
       'likes:int64',
-      'engagementRate:int64',
+      'engagementRate:double',
     ]);
   });
 
@@ -104,7 +108,7 @@ describe('ReportWriter', () => {
     ]);
   });
 
-  it('round-trips hostile text exactly through Parquet, and through CSV with only the formula guard added', async () => {
+  it('round-trips hostile text exactly through Parquet and CSV (the guard is off by default)', async () => {
     const rows = HOSTILE.map((name, i) => ({ postId: `p${i}`, name, metrics: { likes: -i } }));
     const { files } = await writeAll(rows);
     const pq = files.filter((f) => f.format === 'parquet').map((f) => lit(join(dir, f.key)));
@@ -118,9 +122,8 @@ describe('ReportWriter', () => {
     const csvById = byId(fromCsv);
     rows.forEach((r, i) => {
       expect(pqById[r.postId]?.name).toBe(r.name);
-      const guarded = /^[=+\-@\t\r]/.test(r.name) ? `'${r.name}` : r.name;
       // CSV cannot tell '' from null without a type; DuckDB reads the empty field as null.
-      expect(csvById[r.postId]?.name ?? '').toBe(guarded);
+      expect(csvById[r.postId]?.name ?? '').toBe(r.name);
       // negative numbers are numbers: never guarded
       expect(csvById[r.postId]?.likes).toBe(String(-i));
     });
@@ -157,7 +160,7 @@ describe('ReportWriter', () => {
     expect(counts).toEqual([{ n: 10, s: 45 }]);
   });
 
-  it('widens the schema at the next part when a new field or a fraction appears after a part is fixed', async () => {
+  it('appends a late field at the next part and keeps a fraction in an integer column as text, with a warning', async () => {
     const rows: ApiRow[] = [
       { postId: 'a', metrics: { likes: 1 } },
       { postId: 'b', metrics: { likes: 2 } },
@@ -165,18 +168,36 @@ describe('ReportWriter', () => {
       { postId: 'd', metrics: { likes: 4 } },
     ];
     const { writer, files } = await writeAll(rows, { rowGroupRows: 2 });
-    expect(files.filter((f) => f.format === 'parquet').map((f) => f.rows)).toEqual([2, 2]);
-    expect(writer.columns().find((c) => c.name === 'likes')?.type).toBe('double');
-    expect(writer.columns().some((c) => c.name === 'extra')).toBe(true);
+    expect(files.filter((f) => f.format === 'parquet').map((f) => [f.rows, f.columns])).toEqual([
+      [2, 5],
+      [2, 7],
+    ]);
+    expect(writer.columns().map((c) => `${c.name}:${c.type}`)).toEqual([
+      'postId:string',
+      'window_start:date',
+      'window_end:date',
+      'likes:int64',
+      'engagementRate:double',
+      'extra:string',
+      'likes__raw:string',
+    ]);
+    expect(writer.warnings()).toEqual([
+      expect.objectContaining({
+        code: 'TYPE_BREAK',
+        column: 'likes',
+        count: 1,
+        message: expect.stringContaining('likes__raw'),
+      }),
+    ]);
     const pq = files.filter((f) => f.format === 'parquet').map((f) => lit(join(dir, f.key)));
     const got = await duckQuery(
-      `SELECT postId, extra, likes::DOUBLE AS likes FROM read_parquet([${pq.join(',')}], union_by_name=true) ORDER BY postId`,
+      `SELECT postId, extra, likes, likes__raw FROM read_parquet([${pq.join(',')}], union_by_name=true) ORDER BY postId`,
     );
-    expect(got.map((r) => [r.postId, r.extra, r.likes])).toEqual([
-      ['a', null, 1],
-      ['b', null, 2],
-      ['c', 'late', 2.5],
-      ['d', null, 4],
+    expect(got.map((r) => [r.postId, r.extra, r.likes, r.likes__raw])).toEqual([
+      ['a', null, '1', null],
+      ['b', null, '2', null],
+      ['c', 'late', null, '2.5'],
+      ['d', null, '4', null],
     ]);
   });
 

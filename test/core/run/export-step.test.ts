@@ -53,7 +53,7 @@ async function readBack(format: 'parquet' | 'csv') {
   const paths = files.map((f) => lit(join(dir, FOLDER.replace('parquet', format), f))).join(',');
   const from = format === 'parquet' ? `read_parquet([${paths}])` : `read_csv([${paths}], header=true)`;
   return duckQuery(
-    `SELECT postId, likes::BIGINT AS likes, shares::BIGINT AS shares FROM ${from} ORDER BY postId`,
+    `SELECT post_id AS postId, likes::BIGINT AS likes, shares::BIGINT AS shares FROM ${from} ORDER BY postId`,
   );
 }
 

@@ -1,0 +1,152 @@
+/**
+ * JSON that keeps every digit (docs/export.md "Long integers"). `JSON.parse` turns
+ * `9007199254740993` into …992 and `1e400` into Infinity. A body whose text holds a number of 16 or
+ * more digits or with an exponent of three digits is parsed here instead: integers beyond 2^53 become `bigint`,
+ * numbers a double cannot hold (`1e400`) keep their source text (a string), and every object is built
+ * with `defineProperty`, so keys such as `__proto__` are ordinary keys. Any other body takes the
+ * fast path (`JSON.parse`), measured in bench/RESULTS.md.
+ */
+
+/**
+ * Could `JSON.parse` alter a number in this text? A number token (after `:`, `,` or `[`) with 16 or
+ * more digits, or with a three-digit exponent. Anchoring on the token start is ~4× cheaper than
+ * scanning every digit run; a false positive (such text inside a string) only costs speed.
+ */
+const LONG_NUMBER = /[:,[]\s*-?\d(?:\d{15}|[\d.]*[eE][+-]?\d{3})/;
+
+export function parseJson(text: string): unknown {
+  return LONG_NUMBER.test(text) ? new ExactParser(text).parseDocument() : JSON.parse(text);
+}
+
+class ExactParser {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  parseDocument(): unknown {
+    const v = this.value();
+    this.ws();
+    if (this.i !== this.s.length) this.fail();
+    return v;
+  }
+
+  private fail(): never {
+    throw new SyntaxError(`Unexpected token in JSON at position ${this.i}`);
+  }
+
+  private ws(): void {
+    const s = this.s;
+    while (this.i < s.length) {
+      const c = s.charCodeAt(this.i);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
+      this.i += 1;
+    }
+  }
+
+  private value(): unknown {
+    this.ws();
+    const c = this.s[this.i];
+    if (c === '{') return this.object();
+    if (c === '[') return this.array();
+    if (c === '"') return this.string();
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
+      if (this.s.startsWith(word, this.i)) {
+        this.i += word.length;
+        return v;
+      }
+    }
+    return this.fail();
+  }
+
+  private object(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.i += 1;
+    this.ws();
+    if (this.s[this.i] === '}') {
+      this.i += 1;
+      return out;
+    }
+    for (;;) {
+      this.ws();
+      if (this.s[this.i] !== '"') this.fail();
+      const key = this.string();
+      this.ws();
+      if (this.s[this.i] !== ':') this.fail();
+      this.i += 1;
+      const v = this.value();
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      this.ws();
+      const c = this.s[this.i];
+      this.i += 1;
+      if (c === '}') return out;
+      if (c !== ',') this.fail();
+    }
+  }
+
+  private array(): unknown[] {
+    const out: unknown[] = [];
+    this.i += 1;
+    this.ws();
+    if (this.s[this.i] === ']') {
+      this.i += 1;
+      return out;
+    }
+    for (;;) {
+      out.push(this.value());
+      this.ws();
+      const c = this.s[this.i];
+      this.i += 1;
+      if (c === ']') return out;
+      if (c !== ',') this.fail();
+    }
+  }
+
+  private string(): string {
+    const start = this.i;
+    this.i += 1;
+    let escaped = false;
+    for (;;) {
+      const c = this.s.charCodeAt(this.i);
+      if (Number.isNaN(c) || c < 0x20) this.fail();
+      this.i += 1;
+      if (c === 0x5c) {
+        escaped = true;
+        this.i += 1;
+      } else if (c === 0x22) break;
+    }
+    const raw = this.s.slice(start, this.i);
+    return escaped ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+  }
+
+  private number(): number | bigint | string {
+    const m = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+    m.lastIndex = this.i;
+    const found = m.exec(this.s);
+    if (found === null) return this.fail();
+    const text = found[0];
+    this.i += text.length;
+    const n = Number(text);
+    if (found[1] === undefined && found[2] === undefined && !Number.isSafeInteger(n)) return BigInt(text);
+    return Number.isFinite(n) ? n : text;
+  }
+}
+
+/** JSON text of a parsed value, bigints as their digits (for arrays kept as JSON text in a cell). */
+export function toJsonText(value: unknown): string {
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value))
+    return `[${value.map((v) => (v === undefined ? 'null' : toJsonText(v))).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const parts: string[] = [];
+    for (const k of Object.keys(value)) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) parts.push(`${JSON.stringify(k)}:${toJsonText(v)}`);
+    }
+    return `{${parts.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,53 @@
+/**
+ * JSON Lines, gzip-compressed (`part-00000.jsonl.gz`): one JSON object per row, keys the column names
+ * in model order, values as the column holds them (the same cells as CSV and Parquet): numbers as
+ * JSON numbers (integers beyond 2^53 with every digit), dates and date-times as the API's text, null
+ * for null. Each row group is one gzip member; a file of several members is one valid gzip stream
+ * (RFC 1952), which gzip readers decompress as a whole.
+ */
+import { gzipSync } from 'node:zlib';
+import type { Window } from '../manifest';
+import { columnCells } from './cells';
+import type { ColumnDef } from './columns';
+import type { Cell } from './flatten';
+import type { PartEncoder } from './part-encoder';
+import type { RowGroupBuffer } from './rowgroup';
+
+/** Rows per gzip member: bounds the size of the intermediate strings. */
+const SLICE_ROWS = 5_000;
+
+function jsonCell(value: Cell): string {
+  if (value === null) return 'null';
+  if (typeof value === 'bigint') return value.toString();
+  return JSON.stringify(value);
+}
+
+export class JsonlEncoder implements PartEncoder {
+  private readonly keys: readonly string[];
+  private wrote = false;
+
+  constructor(private readonly columns: readonly ColumnDef[]) {
+    this.keys = columns.map((c) => `${JSON.stringify(c.name)}:`);
+  }
+
+  group(group: RowGroupBuffer, window: Window): Uint8Array[] {
+    const cols = this.columns.map((c) => columnCells(group, c, window));
+    const out: Uint8Array[] = [];
+    for (let from = 0; from < group.rows; from += SLICE_ROWS) {
+      const to = Math.min(group.rows, from + SLICE_ROWS);
+      const lines: string[] = [];
+      for (let r = from; r < to; r += 1) {
+        const fields = cols.map((cells, c) => `${this.keys[c]}${jsonCell(cells[r] ?? null)}`);
+        lines.push(`{${fields.join(',')}}\n`);
+      }
+      out.push(new Uint8Array(gzipSync(lines.join(''))));
+      this.wrote = true;
+    }
+    return out;
+  }
+
+  /** A part without rows is one empty gzip member, so every file is a valid gzip stream. */
+  finish(): Uint8Array[] {
+    return this.wrote ? [] : [new Uint8Array(gzipSync(''))];
+  }
+}
