@@ -6,7 +6,7 @@
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Config } from '#core/config/schema';
-import { assertPayloadsFit } from '#core/run/payload-estimate';
+import { assertPayloadsFit } from '#core/synth';
 import { ExporterStack } from './stacks/exporter-stack';
 
 export interface BuildAppOptions {

@@ -2,16 +2,14 @@
  * A Glue database and, per report, an external Parquet table over the report's folder with partition
  * projection on `dt` (the window end, `yyyy-MM-dd`), so Athena finds every partition without a
  * crawler or `MSCK REPAIR`. `_SUCCESS` files are ignored by Athena (leading underscore). The table's
- * columns are the report's column model (catalog-columns.ts); CSV and JSON Lines get no table.
+ * columns are the report's column model (functions/core/synth.ts); CSV and JSON Lines get no table.
  */
 import { Stack } from 'aws-cdk-lib';
 import * as glue from 'aws-cdk-lib/aws-glue';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { Config } from '#core/config/schema';
-import { FORMATS, type Format } from '#core/export/formats';
-import { formatPrefix } from '#core/export/keys';
-import { reportColumns, tableName } from '../catalog-columns';
+import { FORMATS, type Format, formatPrefix, reportColumns, tableName } from '#core/synth';
 
 /** The Glue database's name unless the stack is given another. */
 export const DEFAULT_DATABASE = 'report_exporter';

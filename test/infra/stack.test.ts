@@ -5,7 +5,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { reportColumns, tableName } from '../../infra/catalog-columns';
+import { reportColumns, tableName } from '#core/synth';
 import { definitionOf, resourcesOf, type Synthesized, synthExample } from './synth';
 
 let s: Synthesized;
