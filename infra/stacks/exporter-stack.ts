@@ -8,7 +8,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { bareAddress } from '#core/config/mailbox';
 import type { Config } from '#core/config/schema';
-import { recipientParameters } from '#core/email/recipients';
+import { recipientParameters } from '#core/synth';
 import { catalogTables, DEFAULT_DATABASE, ExportCatalog } from '../constructs/catalog';
 import { ExportConsumers } from '../constructs/consumers';
 import { ExportFunctions, type ExportVpcPlacement } from '../constructs/functions';
