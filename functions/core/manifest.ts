@@ -55,6 +55,8 @@ export const ManifestReportSchema = z.object({
   totals: z.record(z.string(), z.number()),
   /** Plain words, secret-free; null when succeeded. */
   error: z.nullable(z.string()),
+  /** The stable code of `error` (`AUTH_REJECTED`, `API_FORBIDDEN` …), for operators; absent when succeeded. */
+  errorCode: z.optional(z.string()),
   files: z.array(ManifestFileSchema),
   /** Present when a silent-loss guard fired: the report succeeded, but its data may be incomplete. */
   warnings: z.optional(z.array(ReportWarningSchema)),

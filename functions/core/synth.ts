@@ -11,6 +11,7 @@ import { type GlueColumn, glueColumns } from './export/catalog';
 import { planModel } from './export/model';
 import type { Naming } from './export/names';
 
+export { recipientParameters } from './email/recipients';
 export { type GlueColumn, tableName } from './export/catalog';
 export { FORMATS, type Format } from './export/formats';
 export { formatPrefix, mapResultsPrefix, workflowPrefix } from './export/keys';

@@ -1,11 +1,14 @@
 /**
  * Finalize Lambda: the task list and the Map's results from S3 → outcomes (a caught failure, or a task
  * without a result, becomes a `failed` row) → manifests (restated windows', then this run's, last) →
- * summary email → `Report Export Completed` event naming the manifest's location, status and the
- * restated windows (sent even when only the email failed; the run then still fails and alarms). The
- * run's scratch objects in S3 (task list, Map results) are removed last.
+ * summary emails (recipient lists named `ssm:/path` are read now) → `Report Export Completed` event
+ * naming the manifest's location, status and the restated windows (sent even when only the email
+ * failed; the run then still fails and alarms). The run's scratch objects in S3 (task list, Map
+ * results) are removed last.
  */
+
 import { createGlueCatalog } from '#adapters/glue-catalog';
+import { createSsmParameterReader } from '#adapters/ssm-parameters';
 import type { Config } from '#core/config/schema';
 import { describeError } from '#core/errors';
 import { manifestKey } from '#core/export/keys';
@@ -20,6 +23,9 @@ import { readMapResults, readTasks } from './map-items';
 import { FinalizeInputSchema, toOutcomes } from './payloads';
 import { recordRun } from './run-metrics';
 import { lambdaHandler, log, logger, runtimeConfig } from './wiring';
+
+/** `ssm:/path` recipient lists, read at send time (only Finalize carries the SSM client). */
+const readParameter = createSsmParameterReader();
 
 export interface FinalizeOutput {
   /** The window's manifest (merged with earlier runs of the window). */
@@ -49,7 +55,7 @@ export const handler = lambdaHandler(
         ? { results: [], keys: [] }
         : await readMapResults(sink, results.ResultWriterDetails.Key);
     const noResult = 'error' in results ? results.error : undefined;
-    const deps = { sink, mailer: summaryMailer(config), log, now: () => new Date() };
+    const deps = { sink, mailer: summaryMailer(config), readParameter, log, now: () => new Date() };
     const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
     let runRecordKey = '';
     const { manifest, emailed } = await finalizeAndAnnounce(

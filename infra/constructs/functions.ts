@@ -3,7 +3,7 @@
  * the one secret and reads/writes/deletes/lists under the export prefix only (reading: the report's
  * stored column model); Finalize reads and writes under the prefix (previous manifest, column models,
  * CSV attachments, the manifest), sets the columns of tables in the one Glue database, sends as the
- * one SES identity and puts events on the one bus. Plan needs nothing but its log group.
+ * one SES identity, reads the SSM parameters the config names as recipient lists, and puts events on the one bus. Plan needs nothing but its log group.
  */
 import { Arn, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -25,6 +25,8 @@ export interface ExportFunctionsProps {
   readonly secret: secretsmanager.ISecret;
   /** The SES identity the summary is sent as (address or domain); none = no email permission. */
   readonly sesIdentity?: string;
+  /** SSM parameters (`/a/b`) holding recipient lists, read by Finalize at send time. @default none */
+  readonly recipientParameters?: readonly string[];
   /**
    * In the SES sandbox, SES also authorizes a send against each recipient's verified identity: these
    * identities (addresses or domains) are added to the send grant. @default none (production access)
@@ -153,6 +155,18 @@ export class ExportFunctions extends Construct {
           actions: ['ses:SendEmail', 'ses:SendRawEmail'],
           resources: [props.sesIdentity, ...(props.sesRecipientIdentities ?? [])].map((identity) =>
             stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
+          ),
+        }),
+      );
+    }
+    const parameters = props.recipientParameters ?? [];
+    if (parameters.length > 0) {
+      // Exactly the parameters the config names (String/StringList: no KMS), read-only.
+      finalize.role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ['ssm:GetParameter'],
+          resources: parameters.map((name) =>
+            stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') }),
           ),
         }),
       );

@@ -8,6 +8,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { bareAddress } from '#core/config/mailbox';
 import type { Config } from '#core/config/schema';
+import { recipientParameters } from '#core/synth';
 import { catalogTables, DEFAULT_DATABASE, ExportCatalog } from '../constructs/catalog';
 import { ExportConsumers } from '../constructs/consumers';
 import { ExportFunctions, type ExportVpcPlacement } from '../constructs/functions';
@@ -40,11 +41,16 @@ export function embedConfig(config: Config): string {
 }
 
 /**
- * Every recipient's SES identities: the address and its domain (either may be the verified one), in
- * config order, each once.
+ * Every literal recipient's and operator's SES identities: the address and its domain (either may be
+ * the verified one), in config order, each once.
  */
 export function recipientIdentities(config: Config): string[] {
-  const addresses = config.schedules.flatMap((s) => s.recipients.map((r) => r.trim().toLowerCase()));
+  // Lists read from SSM at send time are not known here: their addresses must be verified by hand.
+  const entries = [
+    ...(config.email?.operators ?? []),
+    ...config.schedules.flatMap((s) => [...s.recipients, ...s.operators]),
+  ];
+  const addresses = entries.filter((r) => !r.startsWith('ssm:')).map((r) => r.trim().toLowerCase());
   return [...new Set(addresses.flatMap((a) => [a, a.slice(a.lastIndexOf('@') + 1)]))];
 }
 
@@ -83,6 +89,7 @@ export class ExporterStack extends Stack {
       prefix: config.output.prefix,
       secret: referenceSecret(this, 'CredentialsSecret', config.api.credentialsSecret),
       ...(sesIdentity ? { sesIdentity } : {}),
+      recipientParameters: recipientParameters(config),
       ...(props.sesSandbox && sesIdentity ? { sesRecipientIdentities: recipientIdentities(config) } : {}),
       mapConcurrency,
       glueDatabaseName: props.glueDatabaseName ?? DEFAULT_DATABASE,

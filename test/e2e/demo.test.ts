@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,10 +20,16 @@ afterAll(async () => {
 });
 
 describe('demo', () => {
-  it('runs both example schedules to succeeded manifests covering all nine routes', async () => {
+  it('runs both example schedules, two consecutive windows each, to succeeded manifests covering all nine routes', async () => {
     const sink = createFsSink(result.outDir);
     const manifestKeys = (await sink.list('exports/')).filter((k) => k.endsWith('manifest.json'));
-    expect(manifestKeys).toHaveLength(2);
+    expect(manifestKeys).toHaveLength(4);
+    expect(result.manifests.map((m) => `${m.scheduleId} ${m.window.start}..${m.window.end}`)).toEqual([
+      'weekly-campaigns 2026-11-09..2026-11-15',
+      'weekly-campaigns 2026-11-16..2026-11-22',
+      'monthly-overview 2026-09-01..2026-09-30',
+      'monthly-overview 2026-10-01..2026-10-31',
+    ]);
     const routes = new Set<string>();
     for (const key of manifestKeys) {
       const manifest = ManifestSchema.parse(
@@ -57,9 +63,32 @@ describe('demo', () => {
     }
   });
 
-  it('writes each summary email as .eml and .html into out/outbox', async () => {
-    const files = await readdir(join(result.outDir, 'outbox'));
-    expect(files.filter((f) => f.endsWith('.eml'))).toHaveLength(2);
-    expect(files.filter((f) => f.endsWith('.html'))).toHaveLength(2);
+  it("writes the latest windows' emails, stakeholders' and operators', as .eml and .html into out/outbox", async () => {
+    const files = (await readdir(join(result.outDir, 'outbox'))).sort();
+    expect(files.filter((f) => f.endsWith('.eml'))).toHaveLength(4);
+    expect(files.filter((f) => f.endsWith('.html'))).toEqual([
+      '001-weekly-campaign-performance-2026-11-16-2026-11-22.html',
+      '002-weekly-campaign-performance-2026-11-16-2026-11-22-run-detail.html',
+      '003-monthly-account-overview-2026-10-01-2026-10-31.html',
+      '004-monthly-account-overview-2026-10-01-2026-10-31-run-details.html',
+    ]);
+  });
+
+  it('shows real changes against the earlier window in the weekly email (▲ or ▼, naming 9–15 Nov)', async () => {
+    const html = await readFile(
+      join(result.outDir, 'outbox', '001-weekly-campaign-performance-2026-11-16-2026-11-22.html'),
+      'utf8',
+    );
+    expect(html).toMatch(/[▲▼] [+-][\d,]+ \([+-]\d+\.\d%\) vs 9–15 Nov/);
+    expect(html).not.toContain('no earlier run');
+  });
+
+  it('draws the monthly over-time report as 31 bars in date order', async () => {
+    const html = await readFile(
+      join(result.outDir, 'outbox', '003-monthly-account-overview-2026-10-01-2026-10-31.html'),
+      'utf8',
+    );
+    const days = [...html.matchAll(/valign="bottom" title="(\d+) Oct: /g)].map((m) => Number(m[1]));
+    expect(days).toEqual(Array.from({ length: 31 }, (_, i) => i + 1));
   });
 });

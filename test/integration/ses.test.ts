@@ -92,8 +92,9 @@ describe('summary email through aws-ses-v2-local', () => {
     expect(email.from).toContain('reports@example.com');
     expect(email.destination.to.join(',')).toContain('brand-team@example.com');
     expect(email.destination.to.join(',')).toContain('cmo@example.com');
-    expect(email.body.text).toContain('likes: 1,234,567  no previous run');
-    expect(email.body.text).toContain('Reason: The API answered 403');
+    expect(email.body.text).toContain('Likes: 1,234,567  no earlier run to compare with');
+    expect(email.body.text).toContain('The Post performance report could not be updated for 16–22 Nov 2026');
+    expect(email.body.text).not.toContain('403');
     expect(email.body.html).toContain('data-role="kpis"');
     expect(email.body.html).toContain('Ada &lt;b&gt;Lovelace&lt;/b&gt;');
     expect(email.attachments).toHaveLength(1);

@@ -1,16 +1,23 @@
 /**
- * Renders the summary HTML in headless Debian Chromium with JavaScript ON, so an injected script or
- * event handler would run if escaping failed. Saves a screenshot to test/artifacts/email.png.
+ * Renders the summary emails in headless Debian Chromium with JavaScript ON (an injected script or
+ * event handler would run if escaping failed), at a phone's 390 px and a desktop's 1280 px: no
+ * horizontal scrolling (`scrollWidth` ≤ the viewport), nothing run, nothing loaded. Hostile data
+ * (unbreakable names, huge numbers, a long server error) for both audiences, and every email the
+ * demo writes. Screenshots go to test/artifacts/ (gitignored).
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDemo } from '#cli/commands/demo';
 import { renderSummary } from '#core/email/summary';
+import type { EmailMessage } from '#core/email/types';
+import { CHROMIUM, hasChromium, INSTALL_CHROMIUM, launchChromium, renderEmail } from '../../scripts/chromium';
 import {
   CSV_KEY,
+  config,
   creatorsReport,
   manifest,
   postsReport,
@@ -18,99 +25,121 @@ import {
   TOP_CREATORS,
 } from '../core/email/fixtures';
 
-/** Debian's chromium; overridable only to check the skip/fail path. */
-const CHROMIUM = process.env.EMAIL_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const INSTALL = 'install Debian chromium (apt-get install chromium)';
-const ARTIFACT = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'email.png');
+const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 const HOSTILE = `<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2;alert(1)">`;
+const WIDTHS = [390, 1280] as const;
 
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  if (hasChromium()) browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
 });
 
-/** The stakeholder's view of a partial run, with a previous run for deltas and a hostile creator name. */
-async function hostileSummaryHtml(): Promise<string> {
-  const previous = manifest([
-    creatorsReport({ totals: { likes: 1_100_000, comments: 0, affiliateLinksRevenue: 11_000 } }),
-    postsReport({ status: 'succeeded', error: null }),
-  ]);
-  const top = [{ ...TOP_CREATORS[0], name: `Eve ${HOSTILE}` }, ...TOP_CREATORS.slice(1)];
-  const input = summaryInput(
-    {
-      previous,
-      top: { creators: top },
-      manifest: manifest([creatorsReport(), postsReport({ error: `Server said: ${HOSTILE}` })]),
-    },
-    { [CSV_KEY]: new TextEncoder().encode('creatorId,name\nc-1,Eve\n') },
-  );
-  const [message] = await renderSummary(input);
-  if (!message) throw new Error('no message rendered');
-  return message.html;
+/** Skips outside CI (naming what to install) and fails in CI when Chromium is missing. */
+function needBrowser(ctx: { skip: (note?: string) => void }): Browser {
+  if (browser) return browser;
+  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: ${INSTALL_CHROMIUM}`);
+  ctx.skip(INSTALL_CHROMIUM);
+  throw new Error('unreachable');
 }
 
-describe('summary email in headless Chromium', () => {
-  it('shows the KPI table, runs no injected script, loads nothing remote, and saves a screenshot', async (ctx) => {
-    if (!browser) {
-      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: ${INSTALL}`);
-      return ctx.skip(INSTALL);
-    }
-    // Prepare
-    const html = await hostileSummaryHtml();
-    const context = await browser.newContext({
-      javaScriptEnabled: true,
-      viewport: { width: 720, height: 900 },
-    });
-    const page = await context.newPage();
-    const requests: string[] = [];
-    const dialogs: string[] = [];
-    await page.route('**/*', async (route) => {
-      requests.push(route.request().url());
-      await route.abort();
-    });
-    page.on('dialog', async (dialog) => {
-      dialogs.push(dialog.message());
-      await dialog.dismiss();
-    });
-
-    // Act
-    await page.setContent(html, { waitUntil: 'load' });
-    await page.waitForTimeout(200);
-
-    // Assess
-    await expect(page.locator('[data-role="kpis"]').first().isVisible()).resolves.toBe(true);
-    await expect(page.locator('[data-role="top"]').first().isVisible()).resolves.toBe(true);
-    expect(await page.locator('[data-role="status-banner"]').textContent()).toContain('PARTIAL');
-    expect(await page.locator('[data-role="overview"]').textContent()).toMatch(/posts[\s\S]*failed/);
-    expect(await page.locator('[data-report="posts"] [data-role="failure"]').textContent()).toContain(
-      'onerror=',
-    );
-    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
-    expect(await page.locator('script, img, iframe, form, link, object, embed').count()).toBe(0);
-    expect(await page.locator('body').textContent()).toContain('<script>window.__pwned=1</script>');
-    expect(dialogs).toEqual([]);
-    expect(requests).toEqual([]);
-    await mkdir(dirname(ARTIFACT), { recursive: true });
-    await page.screenshot({ path: ARTIFACT, fullPage: true });
-    expect(existsSync(ARTIFACT)).toBe(true);
-    await context.close();
+/** A partial run with everything that can push a layout wider or inject markup. */
+async function hostileMessages(): Promise<EmailMessage[]> {
+  const { schedule } = config();
+  const unbreakable = 'W'.repeat(300);
+  const previous = manifest(
+    [creatorsReport({ totals: { likes: 1_100_000, comments: 0, affiliateLinksRevenue: 11_000 } })],
+    { window: { start: '2026-11-09', end: '2026-11-15', timezone: 'Europe/Berlin' } },
+  );
+  const top = [
+    { ...TOP_CREATORS[0], name: `Eve ${HOSTILE}`, platform: unbreakable },
+    { ...TOP_CREATORS[1], name: unbreakable, likes: 987_654_321_012_345 },
+    { ...TOP_CREATORS[2], name: '["ins_0001","ins_0002","ins_0003"]' },
+  ];
+  const huge = creatorsReport({
+    totals: { likes: 123_456_789_012_345, comments: 890, affiliateLinksRevenue: 98_765_432_109.87 },
+    files: creatorsReport().files.map((f) => ({ ...f, key: `${f.key}/${'deep-folder-name/'.repeat(12)}x` })),
   });
+  return renderSummary(
+    summaryInput(
+      {
+        schedule: {
+          ...schedule,
+          title: `Weekly ${unbreakable}`,
+          operators: ['ops@example.com'],
+        },
+        previous,
+        top: { creators: top },
+        manifest: manifest([
+          huge,
+          postsReport({
+            error: `Server said: ${HOSTILE} ${'x'.repeat(500)} /v2/posts/performance?instanceIds=${'a'.repeat(200)}`,
+            errorCode: 'API_FORBIDDEN',
+            warnings: [
+              {
+                code: 'METRIC_ABSENT',
+                message: `${unbreakable} was in no row`,
+                column: unbreakable,
+                count: 1,
+              },
+            ],
+          }),
+        ]),
+      },
+      { [CSV_KEY]: new TextEncoder().encode('creatorId,name\nc-1,Eve\n') },
+    ),
+  );
+}
+
+describe('summary emails in headless Chromium', () => {
+  it('hostile data: no sideways scrolling at 390 and 1280 px, no script run, nothing loaded, for both audiences', async (ctx) => {
+    const b = needBrowser(ctx);
+    const messages = await hostileMessages();
+    expect(messages.map((m) => m.audience)).toEqual(['stakeholders', 'operators']);
+    for (const m of messages) {
+      for (const width of WIDTHS) {
+        const shot = join(ARTIFACTS, `email-hostile-${m.audience}-${width}.png`);
+        const r = await renderEmail(b, m.html, width, shot);
+        expect(r.scrollWidth, `${m.audience} at ${width} px`).toBeLessThanOrEqual(width);
+        expect(r.pwned).toBeUndefined();
+        expect(r.dialogs).toEqual([]);
+        expect(r.requests).toEqual([]);
+        expect(r.text).toContain('<script>window.__pwned=1</script>');
+        expect(r.text).toContain('ins_0001, ins_0002, ins_0003');
+      }
+    }
+    const [stakeholders, operators] = await Promise.all(messages.map((m) => renderEmail(b, m.html, 390)));
+    expect(stakeholders?.text).toContain(
+      'could not be updated for 16–22 Nov 2026; the data team has been told.',
+    );
+    expect(stakeholders?.text).not.toMatch(/API_FORBIDDEN|Server said|s3:\/\/|METRIC_ABSENT/);
+    expect(operators?.text).toMatch(/API_FORBIDDEN[\s\S]*Server said/);
+    expect(operators?.text).toContain('METRIC_ABSENT');
+    expect(operators?.text).toContain(`s3://acme-exports/${CSV_KEY}`);
+  });
+
+  it('every email the demo writes fits 390 px and 1280 px without sideways scrolling', async (ctx) => {
+    const b = needBrowser(ctx);
+    const dir = await mkdtemp(join(tmpdir(), 'demo-emails-'));
+    try {
+      await runDemo(dir, new Date('2026-11-23T12:00:00Z'));
+      const pages = (await readdir(join(dir, 'outbox'))).filter((f) => f.endsWith('.html')).sort();
+      expect(pages).toHaveLength(4);
+      for (const page of pages) {
+        const html = await readFile(join(dir, 'outbox', page), 'utf8');
+        for (const width of WIDTHS) {
+          const png = join(ARTIFACTS, `demo-${page.replace(/\.html$/, '')}-${width}.png`);
+          const r = await renderEmail(b, html, width, png);
+          expect(r.scrollWidth, `${page} at ${width} px`).toBeLessThanOrEqual(width);
+          expect(r.requests).toEqual([]);
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

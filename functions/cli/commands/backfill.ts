@@ -14,6 +14,7 @@ import {
   type OutputOptions,
   outputOptions,
   realApi,
+  reportEmailFailures,
   reportManifests,
   runAll,
   sinkFor,
@@ -48,12 +49,14 @@ export function registerBackfill(program: Command): void {
     );
     const log = createCliLog();
     log.info('backfill', { scheduleId: schedule.id, runs: times.length, from: opts.from, to: opts.to });
+    const emailFailures: string[] = [];
     const manifests = await runAll(
-      { config, sink, mailer, log, api: realApi, lease: leaseFor(opts) },
+      { config, sink, mailer, log, api: realApi, emailFailures, lease: leaseFor(opts) },
       schedule.id,
       times,
       [],
     );
     reportManifests(manifests, sink, config.output.prefix);
+    reportEmailFailures(emailFailures);
   });
 }

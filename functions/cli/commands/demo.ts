@@ -1,8 +1,10 @@
 /**
  * `demo` — the first command to try: starts the built-in v2 simulator on a free loopback port, runs
- * both schedules of the shipped example config (`reports.yaml`, every route) once, at their latest
- * occurrence, into `--out` (default `./out`), writes the summary emails into `out/outbox/`, and prints
- * where everything is. No AWS, no network; the simulator's credentials are never printed.
+ * both schedules of the shipped example config (`reports.yaml`, every route) at their two latest
+ * occurrences (so the emails show real changes against the earlier window) into `--out` (default
+ * `./out`), writes the latest run's summary emails — stakeholders' and operators' — into
+ * `out/outbox/`, and prints where everything is. No AWS, no network; the simulator's credentials are
+ * never printed.
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
@@ -22,12 +24,15 @@ import { type ApiFactory, reportManifests, runAll } from './run';
 
 const EXAMPLE_CONFIG = new URL('../../../reports.yaml', import.meta.url);
 
-/** The latest occurrence of a schedule at or before `now` (looking back 40 days). */
-function latestOccurrence(cron: string, timezone: string, now: Date): string {
+/**
+ * The two latest occurrences of a schedule at or before `now` (looking back 80 days), oldest first:
+ * the first run gives the second one something to compare with.
+ */
+export function latestTwo(cron: string, timezone: string, now: Date): string[] {
   const day = (d: Date) => d.toISOString().slice(0, 10);
-  const from = day(new Date(now.getTime() - 40 * 86_400_000));
+  const from = day(new Date(now.getTime() - 80 * 86_400_000));
   const past = occurrences(cron, timezone, from, day(now)).filter((d) => d <= now);
-  return (past.at(-1) ?? now).toISOString();
+  return past.slice(-2).map((d) => d.toISOString());
 }
 
 export interface DemoResult {
@@ -54,8 +59,15 @@ export async function runDemo(outDir: string, now = new Date()): Promise<DemoRes
       });
     const manifests: Manifest[] = [];
     for (const schedule of config.schedules) {
-      const at = latestOccurrence(schedule.cron, schedule.timezone, now);
-      manifests.push(...(await runAll({ config, sink, mailer, log, api }, schedule.id, [at], [])));
+      const [earlier, latest] = latestTwo(schedule.cron, schedule.timezone, now);
+      // The earlier window only sets the baseline: its email would say "no earlier run".
+      if (earlier && latest) {
+        manifests.push(
+          ...(await runAll({ config, sink, mailer: null, log, api }, schedule.id, [earlier], [])),
+        );
+      }
+      const last = latest ?? earlier ?? now.toISOString();
+      manifests.push(...(await runAll({ config, sink, mailer, log, api }, schedule.id, [last], [])));
     }
     return { manifests, outDir: resolve(outDir), prefix: config.output.prefix };
   } finally {

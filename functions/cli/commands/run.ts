@@ -14,15 +14,16 @@ import { createOutboxMailer } from '#adapters/outbox-mailer';
 import { processOwner } from '#adapters/process-owner';
 import { createS3Sink } from '#adapters/s3-sink';
 import { createSesMailer } from '#adapters/ses-mailer';
+import { createSsmParameterReader } from '#adapters/ssm-parameters';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
 import { CLI_LEASE, type LeaseOptions } from '#core/commit/lease';
 import type { Config } from '#core/config/schema';
 import type { Mailer } from '#core/email/types';
-import { ExporterError } from '#core/errors';
+import { describeError, ExporterError, isExporterError } from '#core/errors';
 import type { Log } from '#core/log';
-import type { Manifest } from '#core/manifest';
+import { type Manifest, ManifestSchema } from '#core/manifest';
 import { findReport, findSchedule } from '#core/run/lookup';
 import { runSchedule } from '#core/run/run';
 import type { RunDeps } from '#core/run/types';
@@ -44,7 +45,9 @@ export interface OutputOptions {
   readonly bucket?: string;
   readonly out?: string;
   readonly emailDir?: string;
-  /** commander's `--no-email` sets this to false. */
+  /** `--send-email`: send the summary through SES (never by default). */
+  readonly sendEmail?: boolean;
+  /** commander's `--no-email` sets this to false (kept for old scripts; no email is the default). */
   readonly email?: boolean;
   /** Seconds to wait for another run holding the same window (`--lease-wait`). */
   readonly leaseWait?: string;
@@ -56,8 +59,9 @@ export function outputOptions(cmd: Command): Command {
   return cmd
     .option('--bucket <name>', 'write to this S3 bucket')
     .option('--out <dir>', 'write to this local folder (same key layout as S3)')
-    .option('--email-dir <dir>', 'write the summary email as .eml and .html files into this folder')
-    .option('--no-email', 'send no summary email')
+    .option('--email-dir <dir>', 'write the summary emails as .eml and .html files into this folder')
+    .option('--send-email', "send the summary emails through SES to the schedule's recipients and operators")
+    .option('--no-email', 'send no summary email (the default; kept for old scripts)')
     .option(
       '--lease-wait <seconds>',
       'when another run is writing the same window, wait this long for it before stopping',
@@ -73,12 +77,19 @@ export function sinkFor(opts: OutputOptions): Sink {
   return opts.bucket !== undefined ? createS3Sink(opts.bucket) : createFsSink(opts.out ?? '.');
 }
 
+/**
+ * The mailer the email options ask for: SES only with `--send-email`, files with `--email-dir`, none
+ * otherwise, so a local test never emails anyone by accident.
+ */
 export function mailerFor(opts: OutputOptions): Mailer | null {
-  if (opts.emailDir !== undefined && opts.email === false) {
-    throw new ExporterError('USAGE', '--email-dir and --no-email cannot be used together');
-  }
+  const chosen = [
+    opts.emailDir !== undefined && '--email-dir',
+    opts.sendEmail === true && '--send-email',
+    opts.email === false && '--no-email',
+  ].filter((x): x is string => x !== false);
+  if (chosen.length > 1) throw new ExporterError('USAGE', `${chosen.join(' and ')} cannot be used together`);
   if (opts.emailDir !== undefined) return createOutboxMailer(opts.emailDir);
-  return opts.email === false ? null : createSesMailer();
+  return opts.sendEmail === true ? createSesMailer() : null;
 }
 
 /**
@@ -114,6 +125,11 @@ export interface RunContext {
   readonly mailer: Mailer | null;
   readonly log: CliLog;
   readonly api: ApiFactory;
+  /**
+   * When given, a run whose email failed (its data and manifest are written) is still returned, and
+   * the reason is added here; otherwise the EMAIL_FAILED error is thrown.
+   */
+  readonly emailFailures?: string[];
 }
 
 /** Runs schedule occurrences one after another; returns their manifests. */
@@ -135,6 +151,7 @@ export async function runAll(
         api,
         sink: ctx.sink,
         mailer: ctx.mailer,
+        ...(ctx.mailer ? { readParameter: createSsmParameterReader() } : {}),
         log: ctx.log,
         now: () => new Date(),
         newRunId: randomUUID,
@@ -142,13 +159,19 @@ export async function runAll(
         lease: ctx.lease ?? { ...CLI_LEASE, owner: processOwner() },
         encoder: sharedEncoderPool(),
       };
+      const request = {
+        scheduleId,
+        scheduledTime,
+        ...(reportIds.length ? { reportIds: [...reportIds] } : {}),
+      };
       try {
-        manifests.push(
-          await runSchedule(
-            ctx.config,
-            { scheduleId, scheduledTime, ...(reportIds.length ? { reportIds: [...reportIds] } : {}) },
-            deps,
-          ),
+        manifests.push(await runSchedule(ctx.config, request, deps));
+      } catch (err: unknown) {
+        const written = ctx.emailFailures ? await manifestAfterEmailFailure(err, ctx.sink) : null;
+        if (!written || !ctx.emailFailures) throw err;
+        manifests.push(written);
+        ctx.emailFailures.push(
+          `${scheduleId} ${written.window.start}..${written.window.end}: ${describeError(err)}`,
         );
       } finally {
         ctx.log.stop();
@@ -158,6 +181,23 @@ export async function runAll(
     await api.close();
   }
   return manifests;
+}
+
+/** The manifest a run wrote before its email failed, or null for any other error. */
+async function manifestAfterEmailFailure(err: unknown, sink: Sink): Promise<Manifest | null> {
+  if (!isExporterError(err, 'EMAIL_FAILED')) return null;
+  const key = err.details.manifestKey;
+  if (typeof key !== 'string') return null;
+  const body = await sink.getObject(key);
+  if (!body) return null;
+  const parsed = ManifestSchema.safeParse(JSON.parse(new TextDecoder().decode(body)));
+  return parsed.success ? parsed.data : null;
+}
+
+/** After the result lines: each email that failed, to stderr, and exit code 1. */
+export function reportEmailFailures(failures: readonly string[]): void {
+  for (const f of failures) process.stderr.write(`email not sent: ${f}\n`);
+  if (failures.length > 0) process.exitCode = 1;
 }
 
 /** Exit code of a run whose reports all succeeded but with silent-loss warnings. */
@@ -210,13 +250,15 @@ export function registerRun(program: Command): void {
     const config = await loadConfig(opts.config);
     const at = parseAt(opts.at, new Date(), findSchedule(config, opts.schedule).timezone);
     const log = createCliLog();
+    const emailFailures: string[] = [];
     const manifests = await runAll(
-      { config, sink, mailer, log, api: realApi, lease: leaseFor(opts) },
+      { config, sink, mailer, log, api: realApi, emailFailures, lease: leaseFor(opts) },
       opts.schedule,
       [at],
       opts.report,
     );
     reportManifests(manifests, sink, config.output.prefix);
+    reportEmailFailures(emailFailures);
   });
 }
 

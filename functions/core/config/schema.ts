@@ -73,6 +73,65 @@ const mailbox = z.string().superRefine((value, ctx) => {
   }
 });
 
+/** `ssm:/report-exporter/weekly/recipients`: an SSM parameter (String or StringList) read at send time. */
+export const SSM_REF = /^ssm:(\/[A-Za-z0-9_.\-/]{1,1000})$/;
+
+/** One entry of `recipients` / `operators`: an address, or an SSM parameter holding comma-separated ones. */
+const recipientEntry = z
+  .string()
+  .superRefine((value, ctx) => {
+    if (!noCrLf(value)) {
+      ctx.addIssue({ code: 'custom', message: 'email addresses may not contain line breaks' });
+    } else if (value.startsWith('ssm:')) {
+      if (!SSM_REF.test(value) || value.endsWith('/')) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${value}" is not an SSM parameter reference; write ssm:/path/to/parameter (letters, digits, _ . - /)`,
+        });
+      }
+    } else if (!z.email().safeParse(value).success) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address` });
+    }
+  })
+  .describe('an email address, or ssm:/path naming an SSM parameter with comma-separated addresses');
+
+/** A list of entries, or one `ssm:/path` on its own (read at send time, so no redeploy to change it). */
+const recipientList = z
+  .union(
+    [
+      z.array(recipientEntry),
+      z
+        .string()
+        .regex(SSM_REF)
+        .transform((ref) => [ref]),
+    ],
+    { error: 'write a list of addresses (and ssm:/path entries), or one ssm:/path' },
+  )
+  .default([]);
+
+/** Metric → the words people use for it (`paidImpressions: Paid reach`); keys are API or column names. */
+const labelsSchema = z
+  .record(
+    z.string().min(1),
+    z.string().min(1).max(60).refine(noCrLf, { error: 'a label may not contain line breaks' }),
+  )
+  .default({});
+
+/** ISO 4217 code for money metrics (EUR, USD …), formatted with Intl. */
+const currencySchema = z
+  .string()
+  .regex(/^[A-Z]{3}$/, { error: 'currency must be an ISO 4217 code such as EUR or USD' })
+  .refine((c) => Intl.supportedValuesOf('currency').includes(c), {
+    error: (iss) => `unknown currency "${String(iss.input)}"; use an ISO 4217 code such as EUR or USD`,
+  });
+
+/** A human title: one line, short enough for a subject. */
+const titleSchema = z
+  .string()
+  .min(1)
+  .max(120)
+  .refine(noCrLf, { error: 'a title may not contain line breaks' });
+
 const apiSchema = z.strictObject({
   baseUrl: z
     .url({ error: 'baseUrl must be an absolute URL such as https://reporting.example.com' })
@@ -143,6 +202,14 @@ const outputSchema = z.strictObject({
 const emailSchema = z.strictObject({
   from: mailbox.describe('an SES-verified identity, e.g. "Reports <reports@example.com>"'),
   attachCsvUpToMiB: z.number().min(0).max(25).default(5),
+  /** Where replies go (e.g. the data team), instead of the sending identity. */
+  replyTo: mailbox.optional(),
+  /** Who gets the technical detail of every schedule (errors, warnings, locations); per schedule too. */
+  operators: recipientList,
+  /** Currency of money metrics (spend, cost, revenue); per report too. None: plain numbers. */
+  currency: currencySchema.optional(),
+  /** Metric labels for every report; a report's own `labels` win. */
+  labels: labelsSchema,
 });
 
 const filtersSchema = z.strictObject({
@@ -183,6 +250,7 @@ const windowSchema = z.string().superRefine((value, ctx) => {
 const reportSchema = z
   .strictObject({
     id: idSchema('report id'),
+    title: titleSchema.optional(),
     route: z.enum(ROUTES, { error: (iss) => explainBadRoute(iss.input) }),
     metrics: z.array(z.string().min(1)).optional(),
     filters: filtersSchema.default({ instanceIds: [], campaignIds: [] }),
@@ -194,6 +262,8 @@ const reportSchema = z
         "Types for columns the type rule gets wrong, by the API's name (or the column's name); applied when the column enters the report's column model",
       ),
     summary: summarySchema.default({ kpis: [] }),
+    labels: labelsSchema,
+    currency: currencySchema.optional(),
   })
   .superRefine((report, ctx) => {
     // Runs even when a field already failed (`when` below), so every problem is listed in one go:
@@ -294,6 +364,7 @@ const reportSchema = z
 const scheduleSchema = z
   .strictObject({
     id: idSchema('schedule id'),
+    title: titleSchema.optional(),
     description: z
       .string()
       .min(1)
@@ -327,7 +398,8 @@ const scheduleSchema = z
       .max(100)
       .default(DEFAULT_REVISED_THRESHOLD_PERCENT)
       .describe('The email lists a revised KPI total only when it moved by more than this percentage'),
-    recipients: z.array(emailAddress).default([]),
+    recipients: recipientList,
+    operators: recipientList,
     reports: z.array(reportSchema).min(1, { error: 'a schedule needs at least one report' }),
   })
   .superRefine((schedule, ctx) => {
@@ -370,12 +442,14 @@ export const ConfigSchema = z
     });
     if (config.email === undefined) {
       schedules.forEach((s, i) => {
-        if (strings(s?.recipients).length > 0) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['schedules', i, 'recipients'],
-            message: 'recipients are set but the config has no email.from; add an email section',
-          });
+        for (const key of ['recipients', 'operators'] as const) {
+          if (strings(s?.[key]).length > 0) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['schedules', i, key],
+              message: `${key} are set but the config has no email.from; add an email section`,
+            });
+          }
         }
       });
     }

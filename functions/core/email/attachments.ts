@@ -22,7 +22,7 @@ export const base64Size = (bytes: number): number => Math.ceil(bytes / 3) * 4 * 
 
 export interface AttachmentPlan {
   readonly attachments: readonly EmailAttachment[];
-  /** Why nothing is attached, in plain words; null when attached or when the run has no CSV. */
+  /** Why nothing is attached, in plain words (no locations: stakeholders read it too); null when attached or no CSV. */
   readonly reason: string | null;
 }
 
@@ -50,13 +50,13 @@ export async function planAttachments(
   if (limits.maxMiB <= 0) {
     return {
       attachments: [],
-      reason: `CSV attachments are turned off (email.attachCsvUpToMiB is 0); ${listed} are at the locations below.`,
+      reason: `CSV attachments are turned off, so ${listed} are not attached.`,
     };
   }
   if (total > limits.maxMiB * MIB) {
     return {
       attachments: [],
-      reason: `${capitalise(listed)} are larger than the ${limits.maxMiB} MiB attachment limit (email.attachCsvUpToMiB), so they are not attached; they are at the locations listed with each report.`,
+      reason: `${capitalise(listed)} are larger than the ${limits.maxMiB} MiB attachment limit, so they are not attached.`,
     };
   }
   const encoded =
@@ -64,7 +64,7 @@ export async function planAttachments(
   if (encoded > MESSAGE_BUDGET_BYTES) {
     return {
       attachments: [],
-      reason: `${capitalise(listed)} would make the email too large to send safely (SES accepts at most 40 MB per message), so they are not attached; they are at the locations listed with each report.`,
+      reason: `${capitalise(listed)} would make the email too large to send safely (SES accepts at most 40 MB per message), so they are not attached.`,
     };
   }
   const attachments: EmailAttachment[] = [];
@@ -73,7 +73,7 @@ export async function planAttachments(
     if (content === null) {
       return {
         attachments: [],
-        reason: `A CSV file of report ${report} could not be read back, so none are attached; they are at the locations listed with each report.`,
+        reason: `A CSV file of report ${report} could not be read back, so none are attached.`,
       };
     }
     attachments.push({

@@ -1,9 +1,11 @@
 /**
  * KPI values and their change against the previous run. A KPI is a total only when the manifest holds
  * it in `totals` (additive counters); anything else (rates, averages, reach, ROI) is never summed here.
+ * Names are matched spelling-blind (config KPIs use API names, totals may be keyed by snake_case).
  */
 import type { ColumnType, Manifest, ManifestReport } from '../manifest';
 import { own } from '../records';
+import { sameName } from './labels';
 
 export type Delta =
   /** The schedule has no earlier manifest. */
@@ -22,7 +24,7 @@ export type Kpi =
       readonly type: ColumnType;
       readonly delta: Delta;
     }
-  /** Not additive: shown per row in the top table, never as a sum. */
+  /** Not additive: shown per row in the top list, never as a sum. */
   | { readonly metric: string; readonly kind: 'per-row' };
 
 /** The arrow for a delta: ▲ up, ▼ down, = unchanged; empty when there is nothing to compare. */
@@ -43,23 +45,41 @@ export function delta(current: number, previous: number | undefined, hasPrevious
   return { kind: 'change', change, ratio: change / Math.abs(previous) };
 }
 
+/** `totals[name]` under either spelling. */
+export function totalOf(totals: Readonly<Record<string, number>>, name: string): number | undefined {
+  const exact = own(totals, name);
+  if (exact !== undefined) return exact;
+  const key = Object.keys(totals).find((k) => sameName(k, name));
+  return key === undefined ? undefined : own(totals, key);
+}
+
+/** The previous run's succeeded entry of the same report, if any. */
+export function previousReport(
+  report: ManifestReport,
+  previous: Manifest | null,
+): ManifestReport | undefined {
+  return previous?.reports.find((r) => r.reportId === report.reportId && r.status === 'succeeded');
+}
+
 /**
  * The KPI rows of one report: each configured KPI with its total and delta, or marked per-row when the
  * manifest does not total it. `previous` is the whole previous manifest (null when there is none).
  */
 export function kpisFor(kpis: readonly string[], report: ManifestReport, previous: Manifest | null): Kpi[] {
-  const before = previous?.reports.find((r) => r.reportId === report.reportId && r.status === 'succeeded');
+  const before = previousReport(report, previous);
   return kpis.map((metric): Kpi => {
-    const value = own(report.totals, metric);
+    const value = totalOf(report.totals, metric);
     if (value === undefined) return { metric, kind: 'per-row' };
-    const declared = report.columns.find((c) => (c.apiName ?? c.name) === metric)?.type;
+    const declared = report.columns.find(
+      (c) => sameName(c.apiName ?? c.name, metric) || sameName(c.name, metric),
+    )?.type;
     const double = declared === 'double' || (declared === undefined && !Number.isInteger(value));
     return {
       metric,
       kind: 'total',
       value,
       type: double ? 'double' : 'int64',
-      delta: delta(value, before ? own(before.totals, metric) : undefined, previous !== null),
+      delta: delta(value, before ? totalOf(before.totals, metric) : undefined, previous !== null),
     };
   });
 }

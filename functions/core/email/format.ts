@@ -82,3 +82,17 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
+
+/** `["ins_0001","ins_0002"]` → `ins_0001, ins_0002`; `[]` → em dash; any other text unchanged. */
+export function readableList(value: string): string {
+  if (!value.startsWith('[')) return value;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (Array.isArray(parsed) && parsed.every((v) => v === null || typeof v !== 'object')) {
+      return parsed.length === 0 ? '—' : parsed.map((v) => String(v)).join(', ');
+    }
+  } catch {
+    // not JSON: shown as the text it is
+  }
+  return value;
+}

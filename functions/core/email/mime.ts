@@ -8,6 +8,9 @@ export async function composeMime(message: EmailMessage): Promise<Buffer> {
     from: message.from,
     to: [...message.to],
     subject: message.subject,
+    ...(message.replyTo !== undefined ? { replyTo: message.replyTo } : {}),
+    // RFC 3834: machine-sent, so out-of-office and other auto-responders stay quiet.
+    headers: { 'Auto-Submitted': 'auto-generated' },
     text: message.text,
     html: message.html,
     attachments: message.attachments.map((a) => ({

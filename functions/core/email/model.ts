@@ -1,24 +1,30 @@
 /**
- * The summary as plain data, computed once and rendered twice (HTML and text) so both parts always
- * carry the same information.
+ * The summary as plain data, computed once and rendered for two audiences (stakeholders, operators) in
+ * two parts (HTML, text), so every rendering carries the same numbers in the same words.
  */
-import type { ReportConfig } from '../config/schema';
+import type { ReportConfig, ScheduleConfig } from '../config/schema';
 import type { Format } from '../export/formats';
-import { DEFAULT_TOP_N } from '../export/top';
-import type { ColumnType, Manifest, ManifestReport, RunStatus } from '../manifest';
+import type { Manifest, ManifestReport, ReportWarning, RunStatus } from '../manifest';
 import { own } from '../records';
-import type { SummaryRow } from '../run/types';
-import { type Kpi, kpisFor } from './deltas';
-import { formatCell, truncate } from './format';
-import { type RevisedLine, revisedLines } from './revised';
-import { MAX_CELL_CHARS, topColumns } from './top-columns';
+import { formatRange } from './dates';
+import { arrow, delta, kpisFor, previousReport } from './deltas';
+import { labeller } from './labels';
+import { buildRanked, type RankedList } from './ranked';
+import { coverageLine, reportTitle, rowNoun, type Shape, shapeOf } from './shape';
+import { buildTrendView, type TrendView } from './trend-view';
 import type { SummaryInput } from './types';
+import { valueFormat } from './units';
+import { describeDelta } from './wording';
 
-export interface TopTable {
-  readonly columns: readonly { readonly name: string; readonly numeric: boolean }[];
-  /** Formatted, truncated, one-line cell text (not yet escaped). */
-  readonly rows: readonly (readonly string[])[];
-  readonly topBy: string;
+export type Audience = 'stakeholders' | 'operators';
+
+export interface KpiView {
+  readonly label: string;
+  /** The total with its unit; null for a metric that is never summed (rates, averages). */
+  readonly value: string | null;
+  readonly arrow: '▲' | '▼' | '=' | '';
+  /** The change in words, or why a value is not summed. */
+  readonly note: string;
 }
 
 export interface FileLine {
@@ -31,14 +37,22 @@ export interface FileLine {
 export interface ReportView {
   readonly reportId: string;
   readonly route: string;
+  readonly title: string;
+  readonly coverage: string;
+  readonly shape: Shape;
   readonly status: 'succeeded' | 'failed';
   readonly error: string | null;
-  /** Silent-loss warnings (code: message) of a report that succeeded; the data may be incomplete. */
-  readonly warnings: readonly string[];
+  readonly errorCode: string | null;
+  readonly warnings: readonly ReportWarning[];
   readonly rowCount: number;
   readonly pages: number;
-  readonly kpis: readonly Kpi[];
-  readonly top: TopTable | null;
+  /** `40 campaigns`: what the rows are, for people. */
+  readonly rowsText: string;
+  /** List routes: the count as a KPI (with its change). */
+  readonly count: KpiView | null;
+  readonly kpis: readonly KpiView[];
+  readonly ranked: RankedList | null;
+  readonly trend: TrendView | null;
   readonly files: readonly FileLine[];
 }
 
@@ -47,61 +61,130 @@ export interface SummaryView {
   readonly scheduleId: string;
   readonly status: RunStatus;
   readonly window: Manifest['window'];
+  /** `16–22 Nov 2026`. */
+  readonly period: string;
+  /** The window changes are compared with, short (`9–15 Nov`); null on a first run. */
+  readonly comparedWith: string | null;
   readonly runId: string;
+  readonly scheduledTime: string;
+  readonly startedAt: string;
   readonly finishedAt: string;
   readonly hasPreviousRun: boolean;
   readonly succeeded: number;
+  /** Whether operators get their own email (so stakeholders can be told the data team knows). */
+  readonly operatorsTold: boolean;
   readonly reports: readonly ReportView[];
-  /** Earlier windows whose KPI totals this run's lookback revised (the "Revised" section). */
-  readonly revised: readonly RevisedLine[];
+}
+
+type ViewInput = Pick<SummaryInput, 'config' | 'schedule' | 'manifest' | 'previous' | 'top' | 'locate'>;
+
+/** The schedule's title: `title`, else `description`, else its id. */
+export function scheduleTitle(schedule: Pick<ScheduleConfig, 'id' | 'title' | 'description'>): string {
+  return schedule.title?.trim() || schedule.description?.trim() || schedule.id;
 }
 
 /** Builds the view of one run from the summary input (pure; no I/O). */
-export function buildView(
-  input: Pick<SummaryInput, 'schedule' | 'manifest' | 'previous' | 'top' | 'locate'>,
-): SummaryView {
-  const { schedule, manifest } = input;
+export function buildView(input: ViewInput, operatorsTold = false): SummaryView {
+  const { schedule, manifest, previous } = input;
   const configs = new Map(schedule.reports.map((r) => [r.id, r]));
+  const comparedWith = previous
+    ? formatRange(
+        previous.window.start,
+        previous.window.end,
+        previous.window.end.slice(0, 4) !== manifest.window.end.slice(0, 4),
+      )
+    : null;
   return {
-    title: schedule.description?.trim() || schedule.id,
+    title: scheduleTitle(schedule),
     scheduleId: manifest.scheduleId,
     status: manifest.status,
     window: manifest.window,
+    period: formatRange(manifest.window.start, manifest.window.end),
+    comparedWith,
     runId: manifest.runId,
+    scheduledTime: manifest.scheduledTime,
+    startedAt: manifest.startedAt,
     finishedAt: manifest.finishedAt,
-    hasPreviousRun: input.previous !== null,
+    hasPreviousRun: previous !== null,
     succeeded: manifest.reports.filter((r) => r.status === 'succeeded').length,
-    reports: manifest.reports.map((report) => reportView(report, configs.get(report.reportId), input)),
-    revised: revisedLines(manifest, schedule),
+    operatorsTold,
+    reports: manifest.reports.map((report) =>
+      reportView(report, configs.get(report.reportId), input, comparedWith ?? undefined),
+    ),
   };
 }
 
 function reportView(
   report: ManifestReport,
   config: ReportConfig | undefined,
-  input: Pick<SummaryInput, 'previous' | 'top' | 'locate'>,
+  input: ViewInput,
+  vs: string | undefined,
 ): ReportView {
-  const summary = config?.summary;
   const ok = report.status === 'succeeded';
+  const label = labeller(input.config.email?.labels, config?.labels);
+  const currency = config?.currency ?? input.config.email?.currency;
+  const types = new Map(
+    report.columns.flatMap((c) => [[c.name, c.type] as const, [c.apiName ?? c.name, c.type] as const]),
+  );
+  const fmt = (name: string) => valueFormat(name, types.get(name), currency);
+  const shape = shapeOf(report.route);
+  const rows = own(input.top, report.reportId) ?? [];
+  const noun = rowNoun(report.route, report.rowCount);
+  const kpis: KpiView[] = ok
+    ? kpisFor(config?.summary.kpis ?? [], report, input.previous).map((kpi) => {
+        if (kpi.kind === 'per-row') {
+          return {
+            label: label(kpi.metric),
+            value: null,
+            arrow: '',
+            note:
+              shape === 'ranked' && config?.summary.topBy
+                ? `not added up: see each ${rowNoun(report.route, 1)} below`
+                : 'an average or rate, not added up',
+          };
+        }
+        const f = valueFormat(kpi.metric, kpi.type, currency);
+        return {
+          label: label(kpi.metric),
+          value: f.format(kpi.value),
+          arrow: arrow(kpi.delta),
+          note: describeDelta(kpi.delta, f, vs),
+        };
+      })
+    : [];
+  const before = previousReport(report, input.previous);
+  const countDelta = delta(report.rowCount, before?.rowCount, input.previous !== null);
+  const countFmt = valueFormat('count', 'int64');
   return {
     reportId: report.reportId,
     route: report.route,
+    title: config ? reportTitle(config) : reportTitle({ route: report.route }),
+    coverage: config ? coverageLine(config) : '',
+    shape,
     status: report.status,
     error: report.error,
-    warnings: (report.warnings ?? []).map((w) => `${w.code}: ${w.message}`),
+    errorCode: report.errorCode ?? null,
+    warnings: report.warnings ?? [],
     rowCount: report.rowCount,
     pages: report.pages,
-    kpis: ok ? kpisFor(summary?.kpis ?? [], report, input.previous) : [],
-    top:
-      ok && summary?.topBy
-        ? topTable(
-            own(input.top, report.reportId) ?? [],
-            report,
-            config,
-            summary.topBy,
-            summary.topN ?? DEFAULT_TOP_N,
-          )
+    // One row of account totals is not "1 row" to a reader.
+    rowsText:
+      report.route === 'instances/performance' ? 'totals' : `${countFmt.format(report.rowCount)} ${noun}`,
+    count:
+      ok && shape === 'count'
+        ? {
+            label: capital(rowNoun(report.route, 2)),
+            value: countFmt.format(report.rowCount),
+            arrow: arrow(countDelta),
+            note: describeDelta(countDelta, countFmt, vs),
+          }
         : null,
+    kpis,
+    ranked:
+      ok && shape === 'ranked' && config?.summary.topBy
+        ? buildRanked(rows, report, config, label, fmt)
+        : null,
+    trend: ok && shape === 'trend' && config ? buildTrendView(rows, report, config, label, fmt) : null,
     files: report.files.map((f) => ({
       format: f.format,
       location: input.locate(f.key),
@@ -111,32 +194,4 @@ function reportView(
   };
 }
 
-function topTable(
-  rows: readonly SummaryRow[],
-  report: ManifestReport,
-  config: ReportConfig | undefined,
-  topBy: string,
-  topN: number,
-): TopTable | null {
-  if (rows.length === 0) return null;
-  // top rows and the config speak of metrics by the API's names
-  const types = new Map<string, ColumnType>(report.columns.map((c) => [c.apiName ?? c.name, c.type]));
-  const columns = topColumns(
-    rows.flatMap((r) => Object.keys(r)),
-    { metrics: config?.metrics ?? [], summary: { kpis: config?.summary.kpis ?? [], topBy } },
-  );
-  return {
-    topBy,
-    columns: columns.map((name) => ({ name, numeric: isNumeric(types.get(name), rows, name) })),
-    rows: rows
-      .slice(0, topN)
-      .map((row) =>
-        columns.map((c) => truncate(formatCell(own(row, c) ?? null, types.get(c)), MAX_CELL_CHARS)),
-      ),
-  };
-}
-
-function isNumeric(type: ColumnType | undefined, rows: readonly SummaryRow[], column: string): boolean {
-  if (type !== undefined) return type === 'int64' || type === 'double';
-  return rows.some((r) => typeof own(r, column) === 'number');
-}
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

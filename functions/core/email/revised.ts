@@ -9,6 +9,8 @@ import { DateTime } from 'luxon';
 import type { ScheduleConfig } from '../config/schema';
 import type { Manifest, RestatedReport, Window } from '../manifest';
 import { escapeHtml as e, formatNumber, oneLine } from './format';
+import { SECTION_PAD } from './html-style';
+import type { SummarySection } from './sections';
 
 export type RevisedLine =
   | {
@@ -95,3 +97,16 @@ export function revisedHtml(lines: readonly RevisedLine[]): string {
     .join('');
   return `<div data-role="revised" style="margin-top:12px;padding:10px 12px;background:#eff6ff;border:1px solid #bfdbfe;border-radius:6px;font-size:13px"><strong>Revised</strong> — earlier windows re-exported by this run<ul style="margin:6px 0 0 0;padding-left:18px">${items}</ul></div>`;
 }
+
+/** The "Revised" section of the summary (both audiences), after the reports; absent when empty. */
+export const revisedSection: SummarySection = {
+  id: 'revised',
+  html: ({ input }) => {
+    const lines = revisedLines(input.manifest, input.schedule);
+    return lines.length > 0 ? `<tr><td style="${SECTION_PAD}">${revisedHtml(lines)}</td></tr>` : null;
+  },
+  text: ({ input }) => {
+    const lines = revisedLines(input.manifest, input.schedule);
+    return lines.length > 0 ? revisedText(lines) : null;
+  },
+};

@@ -1,8 +1,8 @@
-/** The plain-text part: the same information as the HTML, for clients that show text only. */
-import { formatBytes, formatNumber, oneLine } from './format';
-import type { ReportView, SummaryView } from './model';
-import { revisedText } from './revised';
-import { describeDelta, PER_ROW, plural, statusLine } from './wording';
+/** The plain-text part: the same information as the HTML for the same audience, line by line. */
+import { oneLine } from './format';
+import type { Audience, KpiView, ReportView, SummaryView } from './model';
+import { reportDetailsText, runDetailsText } from './text-ops';
+import { failureSentence, statusLine } from './wording';
 
 export interface FilesNote {
   readonly attached: readonly string[];
@@ -10,58 +10,76 @@ export interface FilesNote {
 }
 
 /** Renders the text part. Values are one-lined so a hostile name cannot fake extra lines. */
-export function renderText(view: SummaryView, files: FilesNote): string {
+export function renderText(
+  view: SummaryView,
+  files: FilesNote,
+  audience: Audience = 'stakeholders',
+  extra: readonly string[] = [],
+): string {
+  const ops = audience === 'operators';
   const out: string[] = [
-    `${oneLine(view.title)}`,
-    `Window: ${view.window.start} – ${view.window.end} (${view.window.timezone})`,
-    `Status: ${view.status.toUpperCase()} — ${statusLine(view)}`,
+    oneLine(view.title) + (ops ? ' — run details for operators' : ''),
+    `${view.period}${view.comparedWith ? `, compared with ${view.comparedWith}` : ''} (${view.window.timezone})`,
+    statusLine(view),
     ...attachmentsText(files),
     '',
   ];
   if (view.reports.length > 1) {
     for (const r of view.reports) {
-      const what =
-        r.status === 'succeeded' ? `${formatNumber(r.rowCount)} ${plural(r.rowCount, 'row')}` : 'FAILED';
-      out.push(`  ${r.status === 'succeeded' ? '✓' : '✗'} ${r.reportId}: ${what}`);
+      const what = r.status === 'succeeded' ? r.rowsText : 'not updated';
+      out.push(`  ${r.status === 'succeeded' ? '✓' : '✗'} ${oneLine(r.title)}: ${what}`);
     }
     out.push('');
   }
-  out.push(...revisedText(view.revised));
-  for (const report of view.reports) out.push(...reportText(report), '');
-  out.push(`Run ${oneLine(view.runId)} of schedule ${view.scheduleId}, finished ${view.finishedAt}.`);
+  for (const report of view.reports) {
+    out.push(...reportText(report, view, audience));
+    if (ops) out.push(...reportDetailsText(report));
+    out.push('');
+  }
+  out.push(...extra);
+  if (ops) out.push(...runDetailsText(view), '');
+  out.push(
+    view.comparedWith
+      ? `Changes compare ${view.period} with ${view.comparedWith}. Sent automatically by report-exporter.`
+      : 'First run: there is no earlier one to compare with. Sent automatically by report-exporter.',
+  );
   return `${out.join('\n')}\n`;
 }
 
-function reportText(report: ReportView): string[] {
-  const head = `== ${report.reportId} (${report.route}) — ${report.status === 'succeeded' ? 'succeeded' : 'FAILED'}`;
+const kpiLine = (k: KpiView) =>
+  `  ${oneLine(k.label)}: ${k.value ?? ''}${k.value === null ? k.note : `  ${k.note}`}`;
+
+function reportText(report: ReportView, view: SummaryView, audience: Audience): string[] {
+  const lines = [`== ${oneLine(report.title)}`, oneLine(report.coverage)];
   if (report.status === 'failed') {
-    return [head, `Reason: ${oneLine(report.error ?? 'no reason was recorded')}`];
+    lines.push(
+      audience === 'operators'
+        ? 'Not exported (see the error below).'
+        : failureSentence(oneLine(report.title), view.period, view.operatorsTold),
+    );
+    return lines;
   }
-  const lines = [
-    head,
-    `${formatNumber(report.rowCount)} ${plural(report.rowCount, 'row')} from ${formatNumber(report.pages)} ${plural(report.pages, 'page')}`,
-    ...report.warnings.map((w) => `WARNING (data may be incomplete): ${oneLine(w)}`),
-  ];
-  if (report.kpis.length > 0) lines.push('KPIs:');
-  for (const kpi of report.kpis) {
-    if (kpi.kind === 'per-row') lines.push(`  ${kpi.metric}: ${PER_ROW}`);
-    else
-      lines.push(
-        `  ${kpi.metric}: ${formatNumber(kpi.value, kpi.type)}  ${describeDelta(kpi.delta, kpi.type)}`,
-      );
+  if (report.count) lines.push(kpiLine(report.count));
+  for (const kpi of report.kpis) lines.push(kpiLine(kpi));
+  if (report.trend) {
+    const t = report.trend;
+    lines.push(`${oneLine(t.heading)}:`);
+    for (const b of t.bars) lines.push(`  ${b.when}: ${b.value}`);
+    const foot = [t.peak, t.total].filter((x) => x !== null).join(' · ');
+    if (foot) lines.push(`  ${foot}`);
   }
-  if (report.top) {
-    lines.push(`Top ${report.top.rows.length} by ${report.top.topBy}:`);
-    const names = report.top.columns.map((c) => c.name);
-    report.top.rows.forEach((row, i) => {
-      lines.push(`  ${i + 1}. ${row.map((cell, j) => `${names[j]}=${cell}`).join(' | ')}`);
+  if (report.ranked) {
+    lines.push(`${oneLine(report.ranked.heading)}:`);
+    report.ranked.rows.forEach((r, i) => {
+      const rest = [
+        ...(r.category ? [r.category] : []),
+        ...r.details.map((d) => `${oneLine(d.label)} ${d.value}`),
+      ];
+      lines.push(`  ${i + 1}. ${r.name} — ${r.value}${rest.length ? ` (${rest.join(' · ')})` : ''}`);
     });
   }
-  if (report.files.length > 0) lines.push('Files:');
-  for (const f of report.files) {
-    lines.push(
-      `  ${f.format.toUpperCase()} ${oneLine(f.location)} (${formatBytes(f.bytes)}, ${formatNumber(f.rows)} rows)`,
-    );
+  if (!report.count && report.kpis.length === 0 && !report.trend && !report.ranked) {
+    lines.push(`${report.rowsText} in this period.`);
   }
   return lines;
 }

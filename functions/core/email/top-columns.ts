@@ -7,7 +7,9 @@
 import type { ReportConfig } from '../config/schema';
 import { own } from '../records';
 import type { SummaryRow } from '../run/types';
-import { oneLine, truncate } from './format';
+import { oneLine, readableList, truncate } from './format';
+import { sameName } from './labels';
+import { isList, isOverTime } from './shape';
 
 /** Longest cell text in the top table; names and captions can be paragraphs. */
 export const MAX_CELL_CHARS = 40;
@@ -19,25 +21,35 @@ export const MAX_COLUMN_NAME_CHARS = 64;
 const MAX_IDENTITY_COLUMNS = 2;
 const WINDOW_COLUMNS = new Set(['window_start', 'window_end']);
 
-/** What of a report's config the choice depends on. */
+/** What of a report's config the choice depends on (without a route: a ranked report). */
 export type TopColumnsConfig = Pick<ReportConfig, 'metrics'> & {
+  readonly route?: string;
   readonly summary: Pick<ReportConfig['summary'], 'kpis' | 'topBy'>;
 };
 
 /**
- * The top table's columns, given the column names the rows have (in first-seen order): identifying
- * columns first (names before ids, at most two), then `topBy` and every KPI, then the report's other
- * metrics while there is room.
+ * The columns the email shows, given the column names the rows have (in first-seen order), spelled as
+ * the rows spell them (config metrics use the API's names, columns may be snake_case). Ranked reports:
+ * identifying columns first (names before ids, at most two), then `topBy` and every KPI, then the
+ * report's other metrics while there is room. Over-time reports (a trend in date order): the bucket's
+ * start date and the charted KPIs (else the first metric). List routes: none (the email shows a count).
  */
 export function topColumns(present: Iterable<string>, config: TopColumnsConfig): string[] {
-  const metrics = config.metrics ?? [];
   const names = [...new Set(present)];
+  if (config.route !== undefined && isList(config.route)) return [];
+  const spelled = (name: string) => names.find((c) => sameName(c, name)) ?? name;
+  const metrics = (config.metrics ?? []).map(spelled);
+  const topBy = config.summary.topBy;
+  const must = [...new Set([...(topBy === undefined ? [] : [topBy]), ...config.summary.kpis].map(spelled))];
+  if (config.route !== undefined && isOverTime(config.route)) {
+    const start = names.find((c) => sameName(c, 'startDate'));
+    const charted = must.length > 0 ? must : metrics.slice(0, 1);
+    return [...(start === undefined ? [] : [start]), ...charted];
+  }
   const identity = names
     .filter((c) => !metrics.includes(c) && !WINDOW_COLUMNS.has(c) && c.length <= MAX_COLUMN_NAME_CHARS)
     .sort((a, b) => identityRank(a) - identityRank(b))
     .slice(0, MAX_IDENTITY_COLUMNS);
-  const topBy = config.summary.topBy;
-  const must = [...new Set([...(topBy === undefined ? [] : [topBy]), ...config.summary.kpis])];
   const extra = metrics.filter((m) => !must.includes(m) && names.includes(m));
   const room = Math.max(0, MAX_TOP_COLUMNS - identity.length - must.length);
   return [...identity, ...must, ...extra.slice(0, room)];
@@ -48,14 +60,17 @@ function identityRank(column: string): number {
   if (/name|title|caption/i.test(column)) return 0;
   if (/platform|type|channel/i.test(column)) return 1;
   if (/date/i.test(column)) return 2;
-  if (/id$/i.test(column)) return 4;
+  if (/ids?$/i.test(column)) return 4;
   return 3;
 }
 
-/** A cell as the table shows it: strings on one line and cut to `MAX_CELL_CHARS`; others unchanged. */
+/**
+ * A cell as the email shows it: strings on one line (a JSON array as a readable list) and cut to
+ * `MAX_CELL_CHARS`; others unchanged.
+ */
 export function displayCell(value: SummaryRow[string] | undefined): SummaryRow[string] {
   if (value === undefined) return null;
-  return typeof value === 'string' ? truncate(oneLine(value), MAX_CELL_CHARS) : value;
+  return typeof value === 'string' ? truncate(oneLine(readableList(value)), MAX_CELL_CHARS) : value;
 }
 
 /** Rows cut to the table's columns (every row has each, null where it had none) and cell lengths. */

@@ -18,6 +18,10 @@ export interface EmailMessage {
   readonly from: string;
   readonly to: readonly string[];
   readonly subject: string;
+  /** Where replies go (`email.replyTo`); absent: to the sender. */
+  readonly replyTo?: string;
+  /** Who the content is for: the numbers (stakeholders) or the technical detail (operators). */
+  readonly audience?: 'stakeholders' | 'operators';
   readonly html: string;
   readonly text: string;
   readonly attachments: readonly EmailAttachment[];
@@ -40,4 +44,12 @@ export interface SummaryInput {
   readonly locate: (key: string) => string;
   /** Reads an exported object (to attach CSVs); null when it is gone. */
   readonly readObject: (key: string) => Promise<Uint8Array | null>;
+  /**
+   * Reads an SSM parameter named by an `ssm:/path` recipient entry, at send time. Absent: such an
+   * entry fails the email with EMAIL_FAILED (nothing can read it).
+   */
+  readonly readParameter?: ParameterReader;
 }
+
+/** The value of a String or StringList parameter (comma-separated addresses). */
+export type ParameterReader = (name: string) => Promise<string>;

@@ -1,34 +1,47 @@
 /** Phrases both renderers share, so the HTML and the text part say the same thing. */
 
-import type { ColumnType } from '../manifest';
 import { arrow, type Delta } from './deltas';
-import { formatPercent, formatSigned } from './format';
+import { formatPercent } from './format';
 import type { SummaryView } from './model';
+import type { ValueFormat } from './units';
 
-export const PER_ROW = 'per row — see the table';
-
-/** `▲ +1,234 (+12.5%)`, `new (was 0)`, `no previous run`, `n/a`. */
-export function describeDelta(delta: Delta, type: ColumnType): string {
+/**
+ * `▲ +1,234 (+12.5%) vs 9–15 Nov`, `▲ +890 (new; was 0) vs 9–15 Nov`, `no earlier run to compare with`,
+ * `not in the run of 9–15 Nov`. `vs` is the compared window in short form, when there is one.
+ */
+export function describeDelta(delta: Delta, fmt: Pick<ValueFormat, 'signed'>, vs?: string): string {
+  const against = vs ? ` vs ${vs}` : '';
   switch (delta.kind) {
     case 'no-previous-run':
-      return 'no previous run';
+      return 'no earlier run to compare with';
     case 'n/a':
-      return 'n/a (not in the previous run)';
+      return vs ? `not in the run of ${vs}` : 'n/a (not in the previous run)';
     case 'new':
-      return `${arrow(delta)} ${formatSigned(delta.change, type)} (new; was 0)`;
+      return `${arrow(delta)} ${fmt.signed(delta.change)} (new; was 0)${against}`;
     case 'change':
-      if (delta.change === 0) return '= no change';
-      return `${arrow(delta)} ${formatSigned(delta.change, type)} (${delta.ratio === null ? 'n/a' : formatPercent(delta.ratio)})`;
+      if (delta.change === 0) return `= no change${against}`;
+      return `${arrow(delta)} ${fmt.signed(delta.change)} (${delta.ratio === null ? 'n/a' : formatPercent(delta.ratio)})${against}`;
   }
 }
 
 /** The one-line verdict of the run for the banner. */
-export function statusLine(view: SummaryView): string {
+export function statusLine(view: Pick<SummaryView, 'status' | 'reports' | 'succeeded'>): string {
   const total = view.reports.length;
-  if (view.status === 'succeeded') return `All ${total} report${total === 1 ? '' : 's'} exported`;
-  if (view.status === 'failed')
-    return `Export failed: none of ${total} report${total === 1 ? '' : 's'} exported`;
-  return `Partly exported: ${view.succeeded} of ${total} reports succeeded, ${total - view.succeeded} failed`;
+  const reports = `report${total === 1 ? '' : 's'}`;
+  if (view.status === 'succeeded')
+    return total === 1 ? 'The report is up to date' : `All ${total} reports are up to date`;
+  if (view.status === 'failed') return `None of the ${total} ${reports} could be updated`;
+  const failed = total - view.succeeded;
+  return `${view.succeeded} of ${total} reports are up to date; ${failed} could not be updated`;
+}
+
+/**
+ * What stakeholders read for a failed report: no error text, code, status or location.
+ * "The Post performance report could not be updated for 16–22 Nov; the data team has been told."
+ */
+export function failureSentence(title: string, period: string, operatorsTold: boolean): string {
+  const who = operatorsTold ? 'the data team has been told' : 'please let the data team know';
+  return `The ${title} report could not be updated for ${period}; ${who}.`;
 }
 
 export const plural = (n: number, one: string, many = `${one}s`): string => (n === 1 ? one : many);

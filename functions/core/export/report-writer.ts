@@ -42,6 +42,8 @@ export interface ReportWriterOptions extends ModelContext {
   readonly formulaGuard?: boolean;
   readonly topBy: string | undefined;
   readonly topN: number;
+  /** Keep the first `topN` rows in arrival order instead of ranking (the email's trend of an over-time report). */
+  readonly inOrder?: boolean;
   readonly rowGroupRows: number;
   readonly maxRowsPerPart: number;
   readonly maxPartBytes: number;
@@ -73,7 +75,7 @@ export class ReportWriter {
   ) {
     this.breaks = new Map(Object.entries(from?.breaks ?? {}));
     this.totals = new Totals(from?.totals);
-    this.top = new TopN(o.topBy === undefined ? 0 : o.topN, from?.top ?? []);
+    this.top = new TopN(o.topBy === undefined && !o.inOrder ? 0 : o.topN, from?.top ?? []);
     this.stream = (o.encoder ?? inlineEncoder()).open();
     this.parts = new PartSet(
       o.sink,
@@ -223,7 +225,12 @@ export class ReportWriter {
   /** Offers the slice's rows to top N (the slice holds the last `slice.rows` rows added). */
   private rank(group: RowGroupBuffer, columns: readonly ColumnDef[]): void {
     const by = this.o.topBy;
-    const cells = by === undefined ? undefined : group.cells(by, true);
+    // In order: every row ranks equal, and ties keep the earlier row, so the first N rows stay.
+    const cells = this.o.inOrder
+      ? Array.from({ length: group.rows }, () => 0)
+      : by === undefined
+        ? undefined
+        : group.cells(by, true);
     if (cells === undefined) return;
     const firstSeq = this.rows - group.rows;
     const shown = columns.filter((c) => c.role !== 'raw');

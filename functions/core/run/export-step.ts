@@ -19,7 +19,8 @@ import { WindowLease, WORKFLOW_LEASE } from '../commit/lease';
 import { type PartitionCommit, partitionCommit } from '../commit/partition';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig, ScheduleConfig } from '../config/schema';
-import { describeError } from '../errors';
+import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
+import { describeError, isExporterError } from '../errors';
 import type { Format } from '../export/formats';
 import { sinkModelStore } from '../export/model-store';
 import { PAGES_AHEAD, readAhead } from '../export/prefetch';
@@ -105,8 +106,10 @@ async function exportWithLease(
       naming: config.output.columnNames,
       overrides: report.columns,
       formulaGuard: config.output.csvFormulaGuard,
-      topBy: report.summary.topBy,
-      topN: report.summary.topN ?? DEFAULT_TOP_N,
+      // An over-time report's email shows its buckets as a trend in date order, never ranked.
+      ...(isOverTime(report.route)
+        ? { topBy: undefined, topN: MAX_TREND_POINTS, inOrder: true }
+        : { topBy: report.summary.topBy, topN: report.summary.topN ?? DEFAULT_TOP_N }),
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,
       maxPartBytes: tuning.maxPartBytes,
@@ -121,7 +124,11 @@ async function exportWithLease(
   let stepPages = 0;
   const progress = (done: boolean) =>
     deps.onProgress?.({ reportId: task.reportId, pages, rows: writer.rows, done });
-  const outcome = (status: 'succeeded' | 'failed', error: string | null): ManifestReport => {
+  const outcome = (
+    status: 'succeeded' | 'failed',
+    error: string | null,
+    errorCode?: string,
+  ): ManifestReport => {
     const warnings = writer.warnings();
     return {
       reportId: task.reportId,
@@ -132,6 +139,7 @@ async function exportWithLease(
       columns: writer.manifestColumns(),
       totals: status === 'succeeded' ? writer.totalsResult() : {},
       error,
+      ...(errorCode ? { errorCode } : {}),
       files: status === 'succeeded' ? [...writer.writtenFiles()] : [],
       ...(warnings.length > 0 ? { warnings } : {}),
     };
@@ -215,6 +223,7 @@ async function exportWithLease(
     const reason = shortReason(describeError(failure));
     deps.log.error('report failed', { reportId: task.reportId, route: report.route, error: reason });
     progress(true);
+    const code = isExporterError(failure) ? failure.code : 'INTERNAL';
     const previous = task.restate
       ? await entryBefore(deps.sink, commit.manifestKey, task.reportId).catch(() => null)
       : undefined;
@@ -223,7 +232,7 @@ async function exportWithLease(
       task,
       outcome: {
         window: task.window,
-        manifest: outcome('failed', reason),
+        manifest: outcome('failed', reason, code),
         top: [],
         ...(previous !== undefined ? { previous } : {}),
       },

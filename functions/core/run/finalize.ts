@@ -2,13 +2,14 @@
  * Finish a run: record every earlier window the run re-exported (lookback: `history` and failed
  * re-exports into that window's manifest, see `restate.ts`), read the previous manifest — revised by
  * then — for the email's deltas, write this run's own record (`runs/{runId}.json`, with `restated`),
- * merge its outcomes into the window's manifest (see `core/commit/close.ts`), then send the summary
- * when there is a mailer and recipients. The email, the completion event and the CLI's exit code
- * describe this run (its record), not the window's merged state.
+ * merge its outcomes into the window's manifest (see `core/commit/close.ts`), then send the
+ * summaries when there is a mailer and anyone to send them to. The email, the completion event and
+ * the CLI's exit code describe this run (its record), not the window's merged state.
  */
 
 import { closeWindow } from '../commit/close';
 import type { Config } from '../config/schema';
+import { hasAudience } from '../email/recipients';
 import { deliverSummary } from '../email/summary';
 import { describeError, ExporterError } from '../errors';
 import { manifestKey, manifestsPrefix, manifestWindowEnd, runRecordKey } from '../export/keys';
@@ -68,7 +69,7 @@ export async function finalizeRun(
   const key = await closeWindow(config, plan, reports, deps, restated);
 
   let emailed = 0;
-  if (deps.mailer && config.email && schedule.recipients.length > 0) {
+  if (deps.mailer && hasAudience(config, schedule)) {
     try {
       const result = await deliverSummary(
         {
@@ -79,13 +80,16 @@ export async function finalizeRun(
           top: Object.fromEntries(sorted.map((o) => [o.manifest.reportId, o.top])),
           locate: (k) => deps.sink.locate(k),
           readObject: (k) => deps.sink.getObject(k),
+          ...(deps.readParameter ? { readParameter: deps.readParameter } : {}),
         },
         deps.mailer,
       );
       emailed = result.sent;
     } catch (err: unknown) {
+      // The manifest is written: callers find it by `details.manifestKey` and still report the run.
       throw new ExporterError('EMAIL_FAILED', `the summary email was not sent: ${describeError(err)}`, {
         cause: err,
+        details: { manifestKey: key },
       });
     }
   }

@@ -13,6 +13,7 @@
 
 import { formatPath } from '../config/path';
 import type { Config, ScheduleConfig } from '../config/schema';
+import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
 import { MAX_CELL_CHARS, topColumns } from '../email/top-columns';
 import { ExporterError } from '../errors';
 import { partitionPrefix } from '../export/keys';
@@ -30,6 +31,8 @@ const PARTS_PER_FORMAT = 4;
  * escapes) can take more; the run-time share (`outcomeBudget`) holds such outcomes in bounds.
  */
 const CELL_BYTES = MAX_CELL_CHARS * 2 + 2;
+/** A number or date cell in JSON: `-1.2345678901234567e+308` is 24 characters. */
+const NUMBER_CELL_BYTES = 24;
 /** Identifying columns' names as the API commonly sends them. */
 const IDENTITY_NAME_CHARS = 24;
 const DAY = '2026-12-31';
@@ -92,9 +95,21 @@ export function outcomeBytesOf(config: Config, schedule: ScheduleConfig, reportI
   };
   // the top table: identifying columns at their longest allowed name, then topBy, KPIs, metrics
   const identity = ['name_a', 'name_b'].map((n) => n.padEnd(IDENTITY_NAME_CHARS, '_'));
-  const shown = report.summary.topBy === undefined ? [] : topColumns([...identity, ...metrics], report);
-  const rowBytes = 2 + shown.reduce((sum, c) => sum + c.length + 4 + CELL_BYTES, 0);
-  const topRows = report.summary.topBy === undefined ? 0 : (report.summary.topN ?? DEFAULT_TOP_N);
+  // an over-time report carries its buckets (up to a year of days) for the email's trend
+  const overTime = isOverTime(report.route);
+  const shown = overTime
+    ? topColumns(['start_date', ...metrics], report)
+    : report.summary.topBy === undefined
+      ? []
+      : topColumns([...identity, ...metrics], report);
+  // a trend's cells are a date and numbers (a double is at most 24 characters), never long text
+  const cell = overTime ? NUMBER_CELL_BYTES : CELL_BYTES;
+  const rowBytes = 2 + shown.reduce((sum, c) => sum + c.length + 4 + cell, 0);
+  const topRows = overTime
+    ? MAX_TREND_POINTS
+    : report.summary.topBy === undefined
+      ? 0
+      : (report.summary.topN ?? DEFAULT_TOP_N);
   return payloadBytes({ manifest, top: [] }) + topRows * rowBytes + 1;
 }
 

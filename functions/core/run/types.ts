@@ -92,7 +92,7 @@ export type ExportStepResult = z.infer<typeof ExportStepResultSchema>;
  */
 import type { ReportingApi } from '../api/types';
 import type { LeaseOptions } from '../commit/lease';
-import type { Mailer } from '../email/types';
+import type { Mailer, ParameterReader } from '../email/types';
 import type { Encoder } from '../export/encoder';
 import type { Log } from '../log';
 import type { Manifest } from '../manifest';
@@ -144,8 +144,10 @@ export interface FinalizeDeps {
   readonly sink: Sink;
   /** How the window's lease is held (default: the workflow's, `WORKFLOW_LEASE`). */
   readonly lease?: LeaseOptions;
-  /** null = no email (CLI `--no-email`, or no recipients). */
+  /** null = no email (CLI without `--send-email` / `--email-dir`). */
   readonly mailer: Mailer | null;
+  /** Reads `ssm:/path` recipient lists at send time; absent = such lists fail the email. */
+  readonly readParameter?: ParameterReader;
   readonly log: Log;
   readonly now: () => Date;
 }

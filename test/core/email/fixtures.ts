@@ -7,7 +7,7 @@ import type { SummaryRow } from '#core/run/types';
 
 export const CONFIG_YAML = `
 api: { baseUrl: http://127.0.0.1:9, credentialsSecret: s }
-email: { from: Reports <reports@example.com>, attachCsvUpToMiB: 1 }
+email: { from: Reports <reports@example.com>, attachCsvUpToMiB: 1, currency: EUR }
 schedules:
   - id: weekly-campaigns
     description: Weekly campaign performance

@@ -18,6 +18,7 @@ function schedule(
       filters: { instanceIds: [], campaignIds: [] },
       params: {},
       columns: {},
+      labels: {},
       summary: { kpis: ['likes', 'shares'], topN: 10 },
     })),
   };

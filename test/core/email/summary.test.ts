@@ -73,8 +73,12 @@ describe('deliverSummary: recipients', () => {
     await expect(deliverSummary(badTo, recordingMailer())).rejects.toSatisfy((e) =>
       isExporterError(e, 'EMAIL_FAILED'),
     );
+    if (!cfg.email) throw new Error('fixture has no email section');
     const badFrom = summaryInput({
-      config: { ...cfg, email: { from: 'R <r@example.com>\nBcc: x@evil.test', attachCsvUpToMiB: 1 } },
+      config: {
+        ...cfg,
+        email: { ...cfg.email, from: 'R <r@example.com>\nBcc: x@evil.test', attachCsvUpToMiB: 1 },
+      },
     });
     await expect(deliverSummary(badFrom, recordingMailer())).rejects.toSatisfy((e) =>
       isExporterError(e, 'EMAIL_FAILED'),
@@ -99,10 +103,17 @@ describe('deliverSummary: header injection', () => {
 describe('deliverSummary: content', () => {
   it('escapes hostile names and server error text in the HTML', async () => {
     const top = [{ ...TOP_CREATORS[0], name: HOSTILE }];
-    const message = await render({
-      top: { creators: top },
-      manifest: manifest([creatorsReport(), postsReport({ error: `server: ${HOSTILE}` })]),
-    });
+    const { schedule } = config();
+    const messages = await renderSummary(
+      summaryInput({
+        schedule: { ...schedule, operators: ['ops@example.com'] },
+        top: { creators: top },
+        manifest: manifest([creatorsReport(), postsReport({ error: `server: ${HOSTILE}` })]),
+      }),
+    );
+    // The operators' email carries the server's error text; both carry the hostile name.
+    const message = { html: messages.map((m) => m.html).join('\n') };
+    expect(messages.map((m) => m.audience)).toEqual(['stakeholders', 'operators']);
     expect(message.html).not.toMatch(/<script|<img|onerror="/i);
     expect(message.html).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;');
     expect(message.html).toContain('&amp;amp;');
@@ -124,60 +135,55 @@ describe('deliverSummary: content', () => {
 
   it('shows a non-additive KPI per row and never as a sum, in both parts', async () => {
     const message = await render();
-    expect(message.text).toContain('engagementRate: per row — see the table');
-    expect(message.html).toContain('per row — see the table');
-    const sumOfRates = '0.12'; // 0.0734 + 0.051: a meaningless number that must not appear
+    expect(message.text).toContain('Engagement rate: not added up: see each creator below');
+    expect(message.html).toContain('not added up: see each creator below');
+    const sumOfRates = '12.44%'; // 7.34% + 5.1%: a meaningless number that must not appear
     expect(message.text).not.toContain(sumOfRates);
     expect(message.html).not.toContain(sumOfRates);
-    expect(message.text).toMatch(/engagementRate=0\.07/);
+    expect(message.text).toMatch(/Engagement rate 7\.34%/);
   });
 
-  it('shows totals with deltas against the previous run, new for a previous zero, and no NaN/Infinity', async () => {
-    const previous = manifest([
-      creatorsReport({ totals: { likes: 1_100_000, comments: 0, affiliateLinksRevenue: 11_000 } }),
-    ]);
+  it('shows totals with deltas naming the compared window, new for a previous zero, and no NaN/Infinity', async () => {
+    const previous = manifest(
+      [creatorsReport({ totals: { likes: 1_100_000, comments: 0, affiliateLinksRevenue: 11_000 } })],
+      { window: { start: '2026-11-09', end: '2026-11-15', timezone: 'Europe/Berlin' } },
+    );
     const { text, html } = await render({ previous });
-    expect(text).toContain('likes: 1,234,567  ▲ +134,567 (+12.2%)');
-    expect(text).toContain('comments: 890  ▲ +890 (new; was 0)');
-    expect(text).toContain('affiliateLinksRevenue: 10,432.50  ▼ -567.50 (-5.2%)');
+    expect(text).toContain('Likes: 1,234,567  ▲ +134,567 (+12.2%) vs 9–15 Nov');
+    expect(text).toContain('Comments: 890  ▲ +890 (new; was 0) vs 9–15 Nov');
+    expect(text).toContain('Affiliate links revenue: €10,432.50  ▼ -€567.50 (-5.2%) vs 9–15 Nov');
+    expect(html).toContain('compared with 9–15 Nov');
     expect(`${text}${html}`).not.toMatch(/NaN|Infinity/);
   });
 
-  it('says "no previous run" for the first run', async () => {
+  it('says there is no earlier run to compare with on the first run', async () => {
     const { text, html } = await render({ previous: null });
-    expect(text).toContain('likes: 1,234,567  no previous run');
-    expect(html).toContain('no previous run');
+    expect(text).toContain('Likes: 1,234,567  no earlier run to compare with');
+    expect(html).toContain('no earlier run to compare with');
   });
 
-  it('lists the failed report with its reason in plain words', async () => {
+  it('tells stakeholders in a plain sentence that a report failed, without its reason', async () => {
     const { text, html, subject } = await render();
     expect(subject).toBe('PARTIAL: Weekly campaign performance: 2026-11-16 – 2026-11-22');
     expect(text).toContain(
-      "== posts (posts/performance) — FAILED\nReason: The API answered 403 on posts/performance: instance in-9 is outside this client's set",
+      'The Post performance report could not be updated for 16–22 Nov 2026; please let the data team know.',
     );
-    expect(html).toContain('instance in-9 is outside this client&#39;s set');
-    expect(text).toContain('  ✓ creators: 12,345 rows\n  ✗ posts: FAILED');
+    expect(`${text}${html}`).not.toContain('403');
+    expect(text).toContain('  ✓ Creator performance: 12,345 creators\n  ✗ Post performance: not updated');
   });
 
-  it('caps the top table at topN rows and truncates long cells', async () => {
+  it('caps the top list at topN rows and truncates long names', async () => {
     const rows = Array.from({ length: 8 }, (_, i) => ({
       ...TOP_CREATORS[0],
       creatorId: `c-${i}`,
       name: `${'N'.repeat(100)}${i}`,
     }));
     const { text, html } = await render({ top: { creators: rows } });
-    expect(text).toContain('Top 3 by likes:');
+    expect(text).toContain('Top 3 creators by likes:');
     expect(text).not.toContain('  4. ');
-    expect(html.match(/<tr style="background/g)).toHaveLength(3);
+    expect(html.match(/<tr><td valign="top"[^>]*>\d+<\/td>/g)).toHaveLength(3);
     expect(text).not.toContain('N'.repeat(41));
     expect(text).toContain(`${'N'.repeat(39)}…`);
-  });
-
-  it('states row count, pages and where the files are', async () => {
-    const { text, html } = await render();
-    expect(text).toContain('12,345 rows from 25 pages');
-    expect(text).toContain(`CSV s3://acme-exports/${CSV_KEY} (117.2 KiB, 12,345 rows)`);
-    expect(html).toContain(`s3://acme-exports/${CSV_KEY}`);
   });
 
   it('attaches the CSV when it fits, as a copy guarded for spreadsheets, and says so in both parts', async () => {
@@ -200,7 +206,7 @@ describe('deliverSummary: content', () => {
     });
     const message = await render({ manifest: manifest([big]) }, { [CSV_KEY]: new Uint8Array(10) });
     expect(message.attachments).toEqual([]);
-    expect(message.text).toContain('larger than the 1 MiB attachment limit (email.attachCsvUpToMiB)');
+    expect(message.text).toContain('larger than the 1 MiB attachment limit, so they are not attached');
     expect(message.html).toContain('larger than the 1 MiB attachment limit');
   });
 });

@@ -1,0 +1,41 @@
+/**
+ * Dates for people: `16–22 Nov 2026`, `26 Oct – 1 Nov 2026`, and the short form of the window a
+ * change is compared with (`9–15 Nov`). Dates are calendar dates (no timezone arithmetic).
+ */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+interface Ymd {
+  readonly y: number;
+  readonly m: number;
+  readonly d: number;
+}
+
+function ymd(iso: string): Ymd | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  if (!m) return null;
+  return { y: Number(m[1]), m: Number(m[2]), d: Number(m[3]) };
+}
+
+const mon = (x: Ymd) => MONTHS[x.m - 1] ?? String(x.m);
+
+/** `12 Nov` or `12 Nov 2026`. */
+export function formatDay(iso: string, withYear = false): string {
+  const x = ymd(iso);
+  if (!x) return iso;
+  return `${x.d} ${mon(x)}${withYear ? ` ${x.y}` : ''}`;
+}
+
+/**
+ * A date range: `16–22 Nov 2026`, `26 Oct – 1 Nov 2026`, `28 Dec 2025 – 3 Jan 2026`, `22 Nov 2026`.
+ * `withYear: false` drops the year when start and end share it (the comparison's short form).
+ */
+export function formatRange(start: string, end: string, withYear = true): string {
+  const a = ymd(start);
+  const b = ymd(end);
+  if (!a || !b) return `${start} – ${end}`;
+  const year = withYear ? ` ${b.y}` : '';
+  if (a.y !== b.y) return `${formatDay(start, true)} – ${formatDay(end, true)}`;
+  if (a.m === b.m && a.d === b.d) return `${a.d} ${mon(a)}${year}`;
+  if (a.m === b.m) return `${a.d}–${b.d} ${mon(b)}${year}`;
+  return `${a.d} ${mon(a)} – ${b.d} ${mon(b)}${year}`;
+}
