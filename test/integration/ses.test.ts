@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSesMailer } from '#adapters/ses-mailer';
 import { deliverSummary } from '#core/email/summary';
 import type { Mailer } from '#core/email/types';
+import { guardCsv } from '#core/export/csv-guard';
 import { CSV_KEY, config, summaryInput } from '../core/email/fixtures';
 import { freePort } from '../support/ports';
 
@@ -74,10 +75,10 @@ afterAll(() => {
 });
 
 describe('summary email through aws-ses-v2-local', () => {
-  it('delivers subject, recipients, text and HTML parts and the CSV attachment byte for byte', async () => {
+  it('delivers subject, recipients, text and HTML parts and the guarded CSV copy byte for byte', async () => {
     // Prepare
     const csv = new TextEncoder().encode(
-      'creatorId,name,likes\nc-1,"Ada, <b>L</b>",500000\nc-2,Grace 🚀,400000\n',
+      'creatorId,name,likes\nc-1,"Ada, <b>L</b>",500000\nc-2,Grace 🚀,400000\nc-3,=HYPERLINK(""x""),-5\n',
     );
     const client = new SESv2Client({ endpoint, region: 'us-east-1', credentials: CREDENTIALS });
     const mailer = recordingIds(createSesMailer({ client }));
@@ -100,7 +101,11 @@ describe('summary email through aws-ses-v2-local', () => {
     expect(email.attachments).toHaveLength(1);
     expect(email.attachments[0]?.filename).toBe('creators-2026-11-22-part-00000.csv');
     expect(email.attachments[0]?.contentType).toBe('text/csv');
-    expect(Buffer.from(email.attachments[0]?.content ?? '', 'base64').equals(Buffer.from(csv))).toBe(true);
+    // people open the attachment in a spreadsheet: it is the export's guarded copy (formulas neutralised)
+    const attached = Buffer.from(email.attachments[0]?.content ?? '', 'base64');
+    expect(attached.equals(Buffer.from(guardCsv(csv)))).toBe(true);
+    expect(attached.toString('utf8')).toContain(`'=HYPERLINK`);
+    expect(attached.toString('utf8')).toContain(',-5\r\n');
   });
 
   it('splits 60 recipients into two sends of 50 and 10', async () => {
