@@ -27,8 +27,8 @@ export const handler = lambdaHandler(
     logger.appendKeys({ scheduleId: task.scheduleId, runId: task.runId, reportId: task.reportId });
     const started = Date.now();
     const retries = apiCounters.retries;
-    const from = { pages: Number(checkpoint?.pages ?? 0), rows: Number(checkpoint?.rows ?? 0) };
-    let last = from;
+    // the step's own counts come from the core; the checkpoint stays opaque here
+    let step = { rows: 0, pages: 0 };
     const margin = env.SAFETY_MARGIN_MS;
     const result = await exportReportStep(config, task, checkpoint ?? null, {
       api: apiClient(config, env.MAP_CONCURRENCY, () => context.getRemainingTimeInMillis()),
@@ -37,7 +37,7 @@ export const handler = lambdaHandler(
       timeLeftMs: () => context.getRemainingTimeInMillis(),
       encoder: sharedEncoderPool(),
       onProgress: (p) => {
-        last = { pages: p.pages, rows: p.rows };
+        step = { rows: p.stepRows, pages: p.stepPages };
       },
       ...(margin !== undefined ? { tuning: { safetyMarginMs: margin } } : {}),
     }).catch((err: unknown) => {
@@ -47,11 +47,7 @@ export const handler = lambdaHandler(
       busy.name = 'WindowBusy';
       throw busy;
     });
-    const counts = { rows: last.rows - from.rows, pages: last.pages - from.pages };
-    recordStep(
-      { ...counts, retries: apiCounters.retries - retries, durationMs: Date.now() - started },
-      result,
-    );
+    recordStep({ ...step, retries: apiCounters.retries - retries, durationMs: Date.now() - started }, result);
     return result;
   },
   { metrics: true },

@@ -123,7 +123,14 @@ async function exportWithLease(
   let nextCursor = resumed?.cursor ?? null;
   let stepPages = 0;
   const progress = (done: boolean) =>
-    deps.onProgress?.({ reportId: task.reportId, pages, rows: writer.rows, done });
+    deps.onProgress?.({
+      reportId: task.reportId,
+      pages,
+      rows: writer.rows,
+      stepPages,
+      stepRows: writer.rows - (resumed?.rows ?? 0),
+      done,
+    });
   const outcome = (
     status: 'succeeded' | 'failed',
     error: string | null,

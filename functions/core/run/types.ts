@@ -105,8 +105,12 @@ export interface PlanDeps {
 
 export interface ExportProgress {
   readonly reportId: string;
+  /** Pages and rows of the whole export so far (all steps). */
   readonly pages: number;
   readonly rows: number;
+  /** Pages and rows of this step alone (a continuation step starts at 0). */
+  readonly stepPages: number;
+  readonly stepRows: number;
   readonly done: boolean;
 }
 
