@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import type { Config } from '#core/config/schema';
 import { WindowSchema } from '#core/manifest';
+import { failedEntry } from '#core/run/failed-entry';
 import type { ReportOutcome, ReportTask, RunPlan } from '#core/run/types';
 import {
   ExportCheckpointSchema,
@@ -107,17 +108,7 @@ export function toOutcomes(
     const route = schedule?.reports.find((r) => r.id === o.failed.reportId)?.route ?? 'unknown';
     return {
       ...(o.failed.window ? { window: o.failed.window } : {}),
-      manifest: {
-        reportId: o.failed.reportId,
-        route,
-        status: 'failed',
-        rowCount: 0,
-        pages: 0,
-        columns: [],
-        totals: {},
-        error: reasonOf(o.failed.error),
-        files: [],
-      },
+      manifest: failedEntry(o.failed.reportId, route, reasonOf(o.failed.error)),
       top: [],
     };
   });

@@ -28,6 +28,7 @@ import { ReportWriter } from '../export/report-writer';
 import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
 import { type CheckpointState, CheckpointStateSchema } from './checkpoint';
+import { failedEntry } from './failed-entry';
 import { guardWarnings, lossGuards } from './guards';
 import { findReport, findSchedule } from './lookup';
 import { boundedCheckpoint, boundedOutcome, outcomeBudget, shortReason, summaryTop } from './payload';
@@ -137,18 +138,25 @@ async function exportWithLease(
     errorCode?: string,
   ): ManifestReport => {
     const warnings = writer.warnings();
+    const counted = {
+      rowCount: writer.rows,
+      pages,
+      columns: writer.manifestColumns(),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+    if (status === 'failed')
+      return failedEntry(task.reportId, report.route, error ?? 'the export failed', {
+        ...counted,
+        ...(errorCode ? { errorCode } : {}),
+      });
     return {
       reportId: task.reportId,
       route: report.route,
       status,
-      rowCount: writer.rows,
-      pages,
-      columns: writer.manifestColumns(),
-      totals: status === 'succeeded' ? writer.totalsResult() : {},
-      error,
-      ...(errorCode ? { errorCode } : {}),
-      files: status === 'succeeded' ? [...writer.writtenFiles()] : [],
-      ...(warnings.length > 0 ? { warnings } : {}),
+      ...counted,
+      totals: writer.totalsResult(),
+      error: null,
+      files: [...writer.writtenFiles()],
     };
   };
 
