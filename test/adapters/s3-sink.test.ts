@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Sink } from '#adapters/s3-sink';
-import { type LocalS3, startLocalS3 } from '../e2e/fauxqs';
+import { type LocalS3, startLocalS3 } from '../support/local-s3';
 
 let s3: LocalS3;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '#simulator/server';
-import { type LocalS3, startLocalS3 } from './fauxqs';
+import { type LocalS3, startLocalS3 } from '../support/local-s3';
 
 const BIN = new URL('../../bin/report-exporter.mjs', import.meta.url).pathname;
 

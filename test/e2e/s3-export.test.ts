@@ -8,7 +8,7 @@ import { ManifestSchema } from '#core/manifest';
 import { runSchedule } from '#core/run/run';
 import type { Sink } from '#core/sink';
 import { pagedApi, postRows, postsConfig } from '../core/run/fakes';
-import { type LocalS3, startLocalS3 } from './fauxqs';
+import { type LocalS3, startLocalS3 } from '../support/local-s3';
 
 const REQUEST = { scheduleId: 'daily', scheduledTime: '2026-11-23T08:00:00Z' };
 const POSTS = 'exports/daily/posts/';

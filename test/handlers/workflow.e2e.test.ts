@@ -30,9 +30,9 @@ import { type Simulator, startSimulator } from '#simulator/server';
 import { buildApp } from '../../infra/build-app';
 import { embedConfig } from '../../infra/stacks/exporter-stack';
 import { duckQuery, lit } from '../core/export/duck';
-import { type LocalS3, startLocalS3 } from '../e2e/fauxqs';
 import { exampleConfig } from '../e2e/helpers';
 import { definitionOf } from '../infra/synth';
+import { type LocalS3, startLocalS3 } from '../support/local-s3';
 import { hasMoto, type LocalServer, needMoto, startMoto, startSes } from '../support/servers';
 import { type Definition, type Invoke, type MapIo, type Observed, runStates } from './asl';
 

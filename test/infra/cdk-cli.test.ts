@@ -12,7 +12,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#core/config/load';
 import { isExporterError } from '#core/errors';
-import { startLocalS3 } from '../e2e/fauxqs';
+import { startLocalS3 } from '../support/local-s3';
 import { ROOT } from './synth';
 
 const CDK = join(ROOT, 'node_modules', '.bin', 'cdk');

@@ -1,7 +1,7 @@
 /** Starts fauxqs (an S3-protocol server) for a test on a free port; not a test file. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { CreateBucketCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
-import { freePort } from '../support/ports';
+import { freePort } from './ports';
 
 export interface LocalS3 {
   readonly endpoint: string;
