@@ -51,6 +51,16 @@ interface Result {
   stderr: string;
 }
 
+/** A command line with the test's config appended (`-c PATH`). */
+function withConfig(...args: string[]): string[] {
+  return [...args, '-c', configPath];
+}
+
+/** `run --schedule S --at T` plus the output flags given, with the test's config. */
+function runArgs(schedule: string, at: string, ...flags: string[]): string[] {
+  return withConfig('run', '--schedule', schedule, '--at', at, ...flags);
+}
+
 function cli(args: readonly string[], env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
     execFile(
@@ -99,19 +109,7 @@ afterAll(async () => {
 
 describe('report-exporter CLI', () => {
   it('run --out writes the partition and emails into --email-dir; exit 0; no secret in any output', async () => {
-    const r = await cli([
-      'run',
-      '--schedule',
-      'daily',
-      '--at',
-      '2026-11-23T06:00:00+09:00',
-      '--out',
-      'out',
-      '--email-dir',
-      'mail',
-      '-c',
-      configPath,
-    ]);
+    const r = await cli(runArgs('daily', '2026-11-23T06:00:00+09:00', '--out', 'out', '--email-dir', 'mail'));
     expect(r.code, r.stderr).toBe(0);
     // 06:00 in Tokyo on the 23rd is the 22nd in UTC: yesterday is the 22nd local
     expect(r.stdout).toContain('daily 2026-11-22..2026-11-22: succeeded');
@@ -127,57 +125,32 @@ describe('report-exporter CLI', () => {
   });
 
   it('run --bucket writes the same layout to S3 (endpoint from AWS_ENDPOINT_URL_S3)', async () => {
-    const r = await cli([
-      'run',
-      '--schedule',
-      'daily',
-      '--report',
-      'platforms',
-      '--at',
-      '2026-11-23T06:00:00+09:00',
-      '--bucket',
-      'cli-bucket',
-      '--no-email',
-      '-c',
-      configPath,
-    ]);
+    const r = await cli(
+      runArgs(
+        'daily',
+        '2026-11-23T06:00:00+09:00',
+        '--report',
+        'platforms',
+        '--bucket',
+        'cli-bucket',
+        '--no-email',
+      ),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('s3://cli-bucket/exports/daily/_manifests/dt=2026-11-22/manifest.json');
   });
 
   it('reads an --at without offset in the schedule timezone', async () => {
     // 23:30 on the 23rd in Tokyo (as UTC it would already be the 24th there)
-    const r = await cli([
-      'run',
-      '--schedule',
-      'daily',
-      '--report',
-      'platforms',
-      '--at',
-      '2026-11-23T23:30',
-      '--out',
-      'local-at',
-      '--no-email',
-      '-c',
-      configPath,
-    ]);
+    const r = await cli(
+      runArgs('daily', '2026-11-23T23:30', '--report', 'platforms', '--out', 'local-at', '--no-email'),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('daily 2026-11-22..2026-11-22: succeeded');
   });
 
   it('exits 1 when a report fails, still writing the others, with the server-named valid metrics in the reason', async () => {
-    const r = await cli([
-      'run',
-      '--schedule',
-      'broken',
-      '--at',
-      '2026-11-23T06:00:00Z',
-      '--out',
-      'out',
-      '--no-email',
-      '-c',
-      configPath,
-    ]);
+    const r = await cli(runArgs('broken', '2026-11-23T06:00:00Z', '--out', 'out', '--no-email'));
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/bad-metric\s+FAILED: .*noSuchMetric/);
     expect(await readdir(join(dir, 'out/exports/broken/good/csv/dt=2026-11-22'))).toContain('_SUCCESS');
@@ -185,20 +158,20 @@ describe('report-exporter CLI', () => {
   });
 
   it('backfill runs every cron occurrence in the range, oldest first', async () => {
-    const r = await cli([
-      'backfill',
-      '--schedule',
-      'daily',
-      '--from',
-      '2026-11-01',
-      '--to',
-      '2026-11-03',
-      '--out',
-      'bf',
-      '--no-email',
-      '-c',
-      configPath,
-    ]);
+    const r = await cli(
+      withConfig(
+        'backfill',
+        '--schedule',
+        'daily',
+        '--from',
+        '2026-11-01',
+        '--to',
+        '2026-11-03',
+        '--out',
+        'bf',
+        '--no-email',
+      ),
+    );
     expect(r.code, r.stderr).toBe(0);
     const windows = [...r.stdout.matchAll(/^daily (\S+): succeeded$/gm)].map((m) => m[1]);
     expect(windows).toEqual(['2026-10-31..2026-10-31', '2026-11-01..2026-11-01', '2026-11-02..2026-11-02']);
@@ -229,7 +202,7 @@ describe('report-exporter CLI', () => {
       /is not a date/,
     ],
   ])('exits 2 on a usage error: %j', async (args, message) => {
-    const r = await cli([...args, '-c', configPath]);
+    const r = await cli(withConfig(...args));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });
