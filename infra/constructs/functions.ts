@@ -112,32 +112,25 @@ export class ExportFunctions extends Construct {
     );
     exporter.role.addToPolicy(list);
     finalize.role.addToPolicy(
-      // DeleteObject: releasing the window's lease and removing the window's staging folder.
+      // DeleteObject: releasing the window's lease, removing the window's staging folder, and removing
+      // the run's task list and the Map's result files under the prefix's `_workflow/` once the
+      // manifest is written (one statement: a second one for `_workflow/` would only repeat it).
       new iam.PolicyStatement({
         actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
         resources: [objects],
       }),
     );
     finalize.role.addToPolicy(list);
-    // The run's task list (Plan writes it, the Distributed Map reads it, Finalize removes it) and the
-    // Map's results (Step Functions writes them, Finalize reads and removes them).
-    const scratch = `${props.bucket.bucketArn}/${workflowPrefix(props.prefix)}*`;
+    // The run's task list: Plan writes it, the Distributed Map reads it, Finalize removes it.
     plan.role.addToPolicy(
       new iam.PolicyStatement({
         actions: ['s3:PutObject'],
         resources: [`${props.bucket.bucketArn}/${workflowPrefix(props.prefix)}tasks/*`],
       }),
     );
-    finalize.role.addToPolicy(
-      new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [scratch] }),
-    );
     Validations.of(plan.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${nagBucketArn(props.bucket)}/${workflowPrefix(props.prefix)}tasks/*]`,
       reason: `One task-list object per run, named by the run id (generated per run); limited to "${workflowPrefix(props.prefix)}tasks/" of the one bucket`,
-    });
-    Validations.of(finalize.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${nagBucketArn(props.bucket)}/${workflowPrefix(props.prefix)}*]`,
-      reason: `Removes the run's task list and the Map's result files (named by run id and Map run id) under "${workflowPrefix(props.prefix)}" of the one bucket once the manifest is written`,
     });
     if (props.secretKeyArn) {
       exporter.role.addToPolicy(

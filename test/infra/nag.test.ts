@@ -54,7 +54,6 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-IAM5', // Distributed Map: its child executions
         'AwsSolutions-IAM5', // Distributed Map: redriving its child executions
         'AwsSolutions-IAM5', // Plan role: the run's task list
-        'AwsSolutions-IAM5', // Finalize role: removing the run's workflow objects
         'AwsSolutions-IAM5', // consumer policy: export prefix
         'AwsSolutions-IAM5', // consumer policy: Athena results prefix
         'AwsSolutions-IAM5', // consumer policy: the database's tables
