@@ -7,6 +7,7 @@ import { loadConfig } from '#adapters/config-file';
 import { createCredentialsProvider } from '#adapters/credentials';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
+import { describeEstimate, estimateRequests } from '#core/cost';
 import { ExporterError } from '#core/errors';
 import { checkReport, describeCheck } from '#core/run/check';
 import { findSchedule } from '#core/run/lookup';
@@ -64,6 +65,8 @@ export function registerCheck(program: Command): void {
           if (!result.ok) problems += 1;
           process.stdout.write(`  ${describeCheck(result, config.api.arrayFormat).replace(/\n/g, '\n  ')}\n`);
         }
+        // what a scheduled run will cost, lookback included (the same estimate `validate` prints)
+        process.stdout.write(`  ${describeEstimate(estimateRequests(schedule), config.api.pageSize)}\n`);
       }
       process.stdout.write(problems === 0 ? 'all reports ok\n' : `${problems} report(s) need attention\n`);
       if (problems > 0) process.exitCode = 1;
