@@ -8,35 +8,15 @@
  * beyond Number's exact range is left out of the manifest rather than written wrong.
  */
 import type { Cell } from './flatten';
+import { RATIO_WORDS } from './words';
 
 /** Whole camelCase/snake_case words that mark a metric as not summable. */
 const NON_ADDITIVE_WORDS = new Set([
-  'avg',
-  'average',
-  'mean',
-  'median',
-  'rate',
-  'ratio',
-  'percent',
-  'percentage',
-  'pct',
-  'share',
+  ...RATIO_WORDS,
+  // people counted once each: summing windows or rows would count them again
   'reach',
-  'frequency',
   'unique',
   'uniques',
-  'roi',
-  'roas',
-  'return',
-  'ctr',
-  'cpc',
-  'cpm',
-  'cpv',
-  'cpe',
-  'cpa',
-  'per',
-  'score',
-  'index',
 ]);
 /** Explicit names that the word rule would not catch. */
 const NON_ADDITIVE_NAMES = new Set(['returnOnInvestment', 'costPerClick', 'costPerMille', 'engagement_rate']);

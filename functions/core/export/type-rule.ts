@@ -16,33 +16,12 @@
 import type { ColumnType } from '../manifest';
 import type { Cell } from './flatten';
 import { isCalendarDate, isZonedDateTime } from './temporal';
-import { words } from './words';
+import { RATIO_WORDS, words } from './words';
 
 /** Whole words that make a metric a floating-point number. */
 const FLOAT_WORDS = new Set([
-  'avg',
-  'average',
-  'mean',
-  'median',
-  'rate',
-  'ratio',
-  'percent',
-  'percentage',
-  'pct',
-  'share',
-  'frequency',
-  'score',
-  'index',
-  'per',
-  'roi',
-  'roas',
-  'return',
-  'ctr',
-  'cpc',
-  'cpm',
-  'cpv',
-  'cpe',
-  'cpa',
+  ...RATIO_WORDS,
+  // money
   'spend',
   'spent',
   'cost',

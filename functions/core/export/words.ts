@@ -7,3 +7,34 @@ export function words(name: string): string[] {
     .filter(Boolean)
     .map((w) => w.toLowerCase());
 }
+
+/**
+ * Words that make a metric a ratio of other quantities (an average, a rate, a share, a cost per …):
+ * such a metric is fractional (the type rule) and never summed (the totals rule). One list, so the two
+ * rules cannot drift apart.
+ */
+export const RATIO_WORDS: readonly string[] = [
+  'avg',
+  'average',
+  'mean',
+  'median',
+  'rate',
+  'ratio',
+  'percent',
+  'percentage',
+  'pct',
+  'share',
+  'frequency',
+  'score',
+  'index',
+  'per',
+  'roi',
+  'roas',
+  'return',
+  'ctr',
+  'cpc',
+  'cpm',
+  'cpv',
+  'cpe',
+  'cpa',
+];
