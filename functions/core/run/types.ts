@@ -88,11 +88,12 @@ export type ExportStepResult = z.infer<typeof ExportStepResultSchema>;
  *   planRun(config, request, deps: PlanDeps): RunPlan                               → ./plan.ts
  *   exportReportStep(config, task, checkpoint | null, deps: ExportDeps): ExportStepResult  → ./export-step.ts
  *   finalizeRun(config, plan, outcomes, deps: FinalizeDeps): FinalizeResult         → ./finalize.ts
- *   runSchedule(config, request, deps: RunDeps): Manifest  (plan → exports → finalize, in-process) → ./run.ts
+ *   runSchedule(config, request, deps: RunDeps): FinalizeResult  (plan → exports → finalize, in-process) → ./run.ts
  */
 import type { ReportingApi } from '../api/types';
 import type { LeaseOptions } from '../commit/lease';
 import type { Mailer, ParameterReader } from '../email/types';
+import type { ExporterError } from '../errors';
 import type { Encoder } from '../export/encoder';
 import type { Log } from '../log';
 import type { Manifest } from '../manifest';
@@ -165,6 +166,11 @@ export interface FinalizeResult {
   readonly manifest: Manifest;
   /** Number of messages sent (0 when no email). */
   readonly emailed: number;
+  /**
+   * Why the summary email failed (`EMAIL_FAILED`), everything else being written; undefined when it
+   * was sent or there was none to send. The caller reports the run, then fails (see ./finalize.ts).
+   */
+  readonly emailError: ExporterError | undefined;
 }
 
 export interface RunDeps extends PlanDeps, Omit<ExportDeps, 'timeLeftMs'>, FinalizeDeps {
