@@ -19,6 +19,7 @@ import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
 import { CLI_LEASE, type LeaseOptions } from '#core/commit/lease';
+import { validSetsOf } from '#core/config/known-metrics';
 import type { Config } from '#core/config/schema';
 import type { Mailer } from '#core/email/types';
 import { describeError, ExporterError } from '#core/errors';
@@ -29,6 +30,7 @@ import { runSchedule } from '#core/run/run';
 import type { RunDeps } from '#core/run/types';
 import type { Sink } from '#core/sink';
 import { createHttp } from '#http';
+import { rememberValidSets } from '../learned-metrics';
 
 export type ApiFactory = (config: Config, log: Log) => ReportingApi;
 
@@ -247,6 +249,7 @@ export function registerRun(program: Command): void {
       opts.report,
     );
     reportManifests(manifests, sink, config.output.prefix);
+    await rememberValidSets(opts.config, validSetsOf(manifests));
     reportEmailFailures(emailFailures);
   });
 }

@@ -17,6 +17,7 @@
 import { isOutOfTime } from '../api/retry';
 import { WindowLease, WORKFLOW_LEASE } from '../commit/lease';
 import { type PartitionCommit, partitionCommit } from '../commit/partition';
+import { validMetricsOf } from '../config/known-metrics';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig, ScheduleConfig } from '../config/schema';
 import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
@@ -132,6 +133,7 @@ async function exportWithLease(
     status: 'succeeded' | 'failed',
     error: string | null,
     errorCode?: string,
+    validMetrics?: string[],
   ): ManifestReport => {
     const warnings = writer.warnings();
     const counted = {
@@ -144,6 +146,7 @@ async function exportWithLease(
       return failedEntry(task.reportId, report.route, error ?? 'the export failed', {
         ...counted,
         ...(errorCode ? { errorCode } : {}),
+        ...(validMetrics ? { validMetrics } : {}),
       });
     return {
       reportId: task.reportId,
@@ -253,7 +256,7 @@ async function exportWithLease(
       task,
       outcome: {
         window: task.window,
-        manifest: outcome('failed', reason, code),
+        manifest: outcome('failed', reason, code, validMetricsOf(failure)),
         top: [],
         ...(previous !== undefined ? { previous } : {}),
       },
