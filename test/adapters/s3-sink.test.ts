@@ -1,26 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createS3Sink } from '#adapters/s3-sink';
-import { type LocalS3, startLocalS3 } from '../support/local-s3';
+import { useLocalS3 } from '../support/local-s3';
 
-let s3: LocalS3;
-beforeAll(async () => {
-  s3 = await startLocalS3();
-}, 30_000);
-afterAll(async () => {
-  await s3?.stop();
-});
+const localS3 = useLocalS3();
 
 describe('S3 sink against a local S3-protocol server', () => {
   it('streams a multipart object and reports bytes and sha256 that match the stored object', async () => {
-    await s3.createBucket('sink-a');
-    const sink = createS3Sink('sink-a', s3.client);
+    await localS3().createBucket('sink-a');
+    const sink = createS3Sink('sink-a', localS3().client);
     const w = sink.openWriter('x/part-00000.csv', 'text/csv');
     const chunks = Array.from({ length: 10 }, () => randomBytes(1024 * 1024));
     for (const c of chunks) await w.write(c);
     const written = await w.close();
-    const got = await s3.client.send(new GetObjectCommand({ Bucket: 'sink-a', Key: 'x/part-00000.csv' }));
+    const got = await localS3().client.send(
+      new GetObjectCommand({ Bucket: 'sink-a', Key: 'x/part-00000.csv' }),
+    );
     const body = Buffer.from((await got.Body?.transformToByteArray()) ?? []);
     expect(written.bytes).toBe(10 * 1024 * 1024);
     expect(body.byteLength).toBe(written.bytes);
@@ -28,23 +24,23 @@ describe('S3 sink against a local S3-protocol server', () => {
   });
 
   it('aborting a half-written multipart upload leaves no object and no open upload', async () => {
-    await s3.createBucket('sink-b');
-    const sink = createS3Sink('sink-b', s3.client);
+    await localS3().createBucket('sink-b');
+    const sink = createS3Sink('sink-b', localS3().client);
     const w = sink.openWriter('x/big.parquet', 'application/octet-stream');
-    const before = s3.uploadIds.length;
+    const before = localS3().uploadIds.length;
     for (let i = 0; i < 10; i += 1) await w.write(randomBytes(1024 * 1024));
     await new Promise((r) => setTimeout(r, 200));
-    const uploadId = s3.uploadIds[before];
+    const uploadId = localS3().uploadIds[before];
     expect(uploadId).toBeDefined();
-    expect(await s3.uploadOpen('sink-b', 'x/big.parquet', uploadId ?? '')).toBe(true);
+    expect(await localS3().uploadOpen('sink-b', 'x/big.parquet', uploadId ?? '')).toBe(true);
     await w.abort();
-    expect(await s3.uploadOpen('sink-b', 'x/big.parquet', uploadId ?? '')).toBe(false);
+    expect(await localS3().uploadOpen('sink-b', 'x/big.parquet', uploadId ?? '')).toBe(false);
     expect(await sink.list('')).toEqual([]);
   });
 
   it('puts, gets, lists (sorted, by prefix) and deletes', async () => {
-    await s3.createBucket('sink-c');
-    const sink = createS3Sink('sink-c', s3.client);
+    await localS3().createBucket('sink-c');
+    const sink = createS3Sink('sink-c', localS3().client);
     await sink.putObject('p/b', 'B', 'text/plain');
     await sink.putObject('p/a', 'A', 'text/plain');
     await sink.putObject('q/c', 'C', 'text/plain');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '#simulator/server';
-import { runCli } from './run-cli';
+import { runCli } from '../support/run-cli';
 
 let sim: Simulator;
 let dir: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runCli } from './run-cli';
+import { runCli } from '../support/run-cli';
 
 describe('report-exporter migrate-v1', () => {
   it('prints a paste-ready v2 report for each v1 URL, with what changed and what is dropped', async () => {

@@ -3,7 +3,6 @@
  * `--send-email` (an HTTP server stands where SES would be and counts every request); when the email
  * fails the result lines are still printed, and the exit code is 1 with the reason.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,8 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { freePort } from '../support/ports';
-
-const BIN = new URL('../../bin/report-exporter.mjs', import.meta.url).pathname;
+import { apiCredentials, backfillArgs, type CliResult, localAws, runArgs, runCli } from '../support/run-cli';
 
 let sim: Simulator;
 let dir: string;
@@ -20,6 +18,7 @@ let configPath: string;
 let ses: Server;
 let sesEndpoint: string;
 const sesRequests: string[] = [];
+const AT = '2026-11-23T06:00:00Z';
 
 const config = (baseUrl: string) => `
 api: { baseUrl: ${baseUrl}, credentialsSecret: test/reporting }
@@ -37,30 +36,15 @@ schedules:
         summary: { kpis: [likes], topBy: likes }
 `;
 
-function cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args, '-c', configPath],
-      {
-        cwd: dir,
-        env: {
-          ...process.env,
-          REPORTING_CLIENT_ID: sim.credentials.clientId,
-          REPORTING_CLIENT_SECRET: sim.credentials.clientSecret,
-          AWS_ACCESS_KEY_ID: 'test',
-          AWS_SECRET_ACCESS_KEY: 'test',
-          AWS_REGION: 'us-east-1',
-          AWS_ENDPOINT_URL_SESV2: sesEndpoint,
-          AWS_MAX_ATTEMPTS: '1',
-        },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => {
-        const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
+/** `report-exporter ARGS -c <config>` with SES pointed at the refusing server (one attempt). */
+function cli(args: readonly string[]): Promise<CliResult> {
+  return runCli([...args, '-c', configPath], {
+    cwd: dir,
+    env: {
+      ...apiCredentials(sim.credentials),
+      ...localAws({ AWS_ENDPOINT_URL_SESV2: sesEndpoint }),
+      AWS_MAX_ATTEMPTS: '1',
+    },
   });
 }
 
@@ -88,7 +72,7 @@ afterAll(async () => {
 
 describe('CLI email defaults', () => {
   it('run --out without --send-email makes no SES call and writes no email', async () => {
-    const r = await cli(['run', '--schedule', 'daily', '--at', '2026-11-23T06:00:00Z', '--out', 'a']);
+    const r = await cli(runArgs('daily', AT, '--out', 'a'));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('daily 2026-11-22..2026-11-22: succeeded');
     expect(sesRequests).toEqual([]);
@@ -98,33 +82,14 @@ describe('CLI email defaults', () => {
   });
 
   it('backfill without --send-email makes no SES call for any window', async () => {
-    const r = await cli([
-      'backfill',
-      '--schedule',
-      'daily',
-      '--from',
-      '2026-11-01',
-      '--to',
-      '2026-11-03',
-      '--out',
-      'b',
-    ]);
+    const r = await cli(backfillArgs('daily', '2026-11-01', '2026-11-03', '--out', 'b'));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.match(/: succeeded/g)).toHaveLength(3);
     expect(sesRequests).toEqual([]);
   });
 
   it('run --send-email that SES refuses: result lines still printed, exit 1 with the reason', async () => {
-    const r = await cli([
-      'run',
-      '--schedule',
-      'daily',
-      '--at',
-      '2026-11-23T06:00:00Z',
-      '--out',
-      'c',
-      '--send-email',
-    ]);
+    const r = await cli(runArgs('daily', AT, '--out', 'c', '--send-email'));
     expect(sesRequests.length).toBeGreaterThan(0);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('daily 2026-11-22..2026-11-22: succeeded');

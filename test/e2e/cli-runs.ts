@@ -2,12 +2,10 @@
  * Real `report-exporter run` processes against the simulator, for the run-integrity tests (two runs
  * at once, `kill -9`): not a test file.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Simulator } from '#simulator/server';
-
-const BIN = new URL('../../bin/report-exporter.mjs', import.meta.url).pathname;
+import { apiCredentials, type CliRun, runArgs, startCli } from '../support/run-cli';
 
 export const AT = '2026-11-23T06:00:00Z';
 export const WINDOW_END = '2026-11-22';
@@ -36,46 +34,20 @@ schedules:
   return path;
 }
 
-export interface Exited {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-export interface CliRun {
-  readonly child: ChildProcess;
-  readonly done: Promise<Exited>;
-}
-
-/** Starts `report-exporter ARGS` in `cwd` with the simulator's credentials. */
-export function startCli(
+/** Starts `report-exporter run` of the daily schedule at `AT`, no email, with `flags`, in `cwd` against `sim`. */
+export function startDailyRun(
   cwd: string,
   sim: Simulator,
-  args: readonly string[],
+  flags: readonly string[],
   env: NodeJS.ProcessEnv = {},
 ): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  return startCli(runArgs('daily', AT, '--no-email', ...flags), {
     cwd,
-    env: {
-      ...process.env,
-      NO_COLOR: '1',
-      REPORTING_CLIENT_ID: sim.credentials.clientId,
-      REPORTING_CLIENT_SECRET: sim.credentials.clientSecret,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...apiCredentials(sim.credentials), ...env },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const done = new Promise<Exited>((resolve) => {
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-  return { child, done };
+}
+
+/** The daily schedule's window written under `out`, for the consistency checks of `support/consistency`. */
+export function dailyWindow(out: string) {
+  return { dir: out, prefix: 'exports/', scheduleId: 'daily', windowEnd: WINDOW_END };
 }

@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { type LocalS3, startLocalS3 } from '../support/local-s3';
-
-const BIN = new URL('../../bin/report-exporter.mjs', import.meta.url).pathname;
+import { apiCredentials, backfillArgs, type CliResult, localAws, runArgs, runCli } from '../support/run-cli';
 
 let sim: Simulator;
 let s3: LocalS3;
@@ -45,46 +43,11 @@ schedules:
 `;
 }
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** A command line with the test's config appended (`-c PATH`). */
-function withConfig(...args: string[]): string[] {
-  return [...args, '-c', configPath];
-}
-
-/** `run --schedule S --at T` plus the output flags given, with the test's config. */
-function runArgs(schedule: string, at: string, ...flags: string[]): string[] {
-  return withConfig('run', '--schedule', schedule, '--at', at, ...flags);
-}
-
-function cli(args: readonly string[], env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      {
-        cwd: dir,
-        env: {
-          ...process.env,
-          REPORTING_CLIENT_ID: sim.credentials.clientId,
-          REPORTING_CLIENT_SECRET: sim.credentials.clientSecret,
-          AWS_ACCESS_KEY_ID: 'test',
-          AWS_SECRET_ACCESS_KEY: 'test',
-          AWS_REGION: 'us-east-1',
-          AWS_ENDPOINT_URL_S3: s3.endpoint,
-          ...env,
-        },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => {
-        const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
+/** `report-exporter ARGS -c <the test's config>` in the test's folder, against the simulator and local S3. */
+function cli(args: readonly string[]): Promise<CliResult> {
+  return runCli([...args, '-c', configPath], {
+    cwd: dir,
+    env: { ...apiCredentials(sim.credentials), ...localAws({ AWS_ENDPOINT_URL_S3: s3.endpoint }) },
   });
 }
 
@@ -158,20 +121,7 @@ describe('report-exporter CLI', () => {
   });
 
   it('backfill runs every cron occurrence in the range, oldest first', async () => {
-    const r = await cli(
-      withConfig(
-        'backfill',
-        '--schedule',
-        'daily',
-        '--from',
-        '2026-11-01',
-        '--to',
-        '2026-11-03',
-        '--out',
-        'bf',
-        '--no-email',
-      ),
-    );
+    const r = await cli(backfillArgs('daily', '2026-11-01', '2026-11-03', '--out', 'bf', '--no-email'));
     expect(r.code, r.stderr).toBe(0);
     const windows = [...r.stdout.matchAll(/^daily (\S+): succeeded$/gm)].map((m) => m[1]);
     expect(windows).toEqual(['2026-10-31..2026-10-31', '2026-11-01..2026-11-01', '2026-11-02..2026-11-02']);
@@ -202,7 +152,7 @@ describe('report-exporter CLI', () => {
       /is not a date/,
     ],
   ])('exits 2 on a usage error: %j', async (args, message) => {
-    const r = await cli(withConfig(...args));
+    const r = await cli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });

@@ -10,8 +10,9 @@ import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { leftovers, readManifest, windowProblems } from '../support/consistency';
+import { type Exited, localAws } from '../support/run-cli';
 import { hasMoto, type LocalServer, needMoto, startMoto } from '../support/servers';
-import { AT, type Exited, startCli, WINDOW_END, writeConfig } from './cli-runs';
+import { startDailyRun, WINDOW_END, dailyWindow as window, writeConfig } from './cli-runs';
 
 let sim: Simulator;
 let dir: string;
@@ -27,26 +28,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const window = (out: string) => ({
-  dir: out,
-  prefix: 'exports/',
-  scheduleId: 'daily',
-  windowEnd: WINDOW_END,
-});
-const runArgs = (target: string[], extra: string[] = []) => [
-  'run',
-  '--schedule',
-  'daily',
-  '--at',
-  AT,
-  '--no-email',
-  ...target,
-  ...extra,
-];
-
 async function twoAtOnce(target: string[], extra: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  const a = startCli(dir, sim, runArgs(target, extra), env);
-  const b = startCli(dir, sim, runArgs(target, extra), env);
+  const a = startDailyRun(dir, sim, [...target, ...extra], env);
+  const b = startDailyRun(dir, sim, [...target, ...extra], env);
   return Promise.all([a.done, b.done]);
 }
 
@@ -97,12 +81,7 @@ describe('two runs of one window at once', () => {
   }, 120_000);
 
   describe('on S3 (moto_server, which honours If-None-Match / If-Match)', () => {
-    const s3env = (): NodeJS.ProcessEnv => ({
-      AWS_ENDPOINT_URL_S3: moto?.endpoint ?? '',
-      AWS_ACCESS_KEY_ID: 'test',
-      AWS_SECRET_ACCESS_KEY: 'test',
-      AWS_REGION: 'us-east-1',
-    });
+    const s3env = () => localAws({ AWS_ENDPOINT_URL_S3: moto?.endpoint ?? '' });
     const client = () =>
       new S3Client({
         endpoint: moto?.endpoint ?? '',

@@ -21,6 +21,7 @@ import type { Manifest } from '#core/manifest';
 import { runSchedule } from '#core/run/run';
 import { duckQuery, lit } from '../core/export/duck';
 import { freePort } from '../support/ports';
+import { DUCK_TYPES } from './helpers';
 
 /** The page body the server sends for a window end (raw text, so long integers stay exact). */
 let bodyFor: (windowEnd: string) => string = () => '{"data":[]}';
@@ -202,17 +203,9 @@ describe('two weekly runs: types by rule, order only extended', () => {
       'post_id,platform,window_start,window_end,likes,avg_watch_time,roi,paid_ad_spend,cost,saves,published_at',
     );
     // CSV by position with the header skipped, typed by the model (as a positional table would be)
-    const duck = {
-      string: 'VARCHAR',
-      int64: 'BIGINT',
-      double: 'DOUBLE',
-      date: 'DATE',
-      timestamp: 'TIMESTAMPTZ',
-      boolean: 'BOOLEAN',
-    };
     const csvWeek = (m: Manifest) => {
       const cols = (m.reports[0]?.columns ?? [])
-        .map((c) => `${lit(c.name)}: ${lit(duck[c.type])}`)
+        .map((c) => `${lit(c.name)}: ${lit(DUCK_TYPES[c.type])}`)
         .join(', ');
       return `SELECT ${shared} FROM read_csv([${files(m, 'csv', out()).map(lit).join(',')}], header = true, hive_partitioning = false, union_by_name = false, strict_mode = true, columns = {${cols}})`;
     };

@@ -69,7 +69,8 @@ export function truthRows(sim: Simulator, report: ReportConfig, window: Window):
   }) as TruthRow[];
 }
 
-const DUCK_TYPES = {
+/** DuckDB's name for each column type of the manifest. */
+export const DUCK_TYPES = {
   string: 'VARCHAR',
   int64: 'BIGINT',
   double: 'DOUBLE',

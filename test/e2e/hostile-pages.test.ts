@@ -4,7 +4,6 @@
  * `api.maxResponseMiB` (counting bytes before anything is parsed) with a clear error, on both HTTP
  * adapters, and a whole CLI run must end in a failed report — not in an out-of-memory crash.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,9 +15,9 @@ import { createApiClient } from '#core/api/client';
 import type { HttpFactory } from '#core/api/http';
 import type { ReportRequest } from '#core/api/types';
 import { ExporterError } from '#core/errors';
-import { type HostileServer, json, jwtOf, startHostileServer } from './hostile-server';
+import { type HostileServer, startHostileServer } from '../support/hostile-server';
+import { apiCredentials, runArgs, runCli } from '../support/run-cli';
 
-const BIN = new URL('../../bin/report-exporter.mjs', import.meta.url).pathname;
 const MIB = 1024 * 1024;
 const REQUEST: ReportRequest = {
   route: 'posts/performance',
@@ -62,8 +61,7 @@ function hugePage(res: ServerResponse, rows: number, declareLength: boolean): vo
 }
 
 beforeAll(async () => {
-  server = await startHostileServer();
-  server.routes.set('/oauth/token', (_req, res) => json(res, 200, { jwt: jwtOf({ sub: 'c', exp: 4e9 }) }));
+  server = await startHostileServer({ issueTokens: true });
 });
 afterAll(async () => {
   await server.close();
@@ -168,31 +166,22 @@ schedules:
     reports: [{ id: posts, route: posts/performance, metrics: [likes] }]
 `,
     );
-    const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [
-          '--max-old-space-size=256',
-          BIN,
-          'run',
-          '--schedule',
-          'daily',
-          '--at',
-          '2026-11-23T06:00:00Z',
-          '--out',
-          join(dir, 'out'),
-          '--no-email',
-          '--config',
-          join(dir, 'reports.yaml'),
-        ],
-        {
-          env: { ...process.env, REPORTING_CLIENT_ID: 'c', REPORTING_CLIENT_SECRET: 's3cret-value' },
-          timeout: 120_000,
-        },
-        (err, out) =>
-          resolve({ code: err && typeof err.code === 'number' ? err.code : err ? -1 : 0, stdout: out }),
-      );
-    });
+    const { code, stdout } = await runCli(
+      runArgs(
+        'daily',
+        '2026-11-23T06:00:00Z',
+        '--out',
+        join(dir, 'out'),
+        '--no-email',
+        '-c',
+        join(dir, 'reports.yaml'),
+      ),
+      {
+        node: ['--max-old-space-size=256'],
+        env: apiCredentials({ clientId: 'c', clientSecret: 's3cret-value' }),
+        timeoutMs: 120_000,
+      },
+    );
     expect(code).toBe(1);
     expect(stdout).toContain(
       'FAILED: GET /v2/posts/performance: the response is larger than 32 MiB (api.maxResponseMiB)',

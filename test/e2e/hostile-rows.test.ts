@@ -2,22 +2,21 @@
  * A whole CLI run against a server whose rows carry `constructor`, `__proto__` and `toString` fields in
  * some rows and not others: the run succeeds and the summary email is written with its top table.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HostileServer, json, jwtOf, startHostileServer } from './hostile-server';
-
-const BIN = new URL('../../bin/report-exporter.mjs', import.meta.url).pathname;
+import { type HostileServer, startHostileServer } from '../support/hostile-server';
+import { readOutputs } from '../support/outputs';
+import { apiCredentials, runArgs, runCli } from '../support/run-cli';
 
 let server: HostileServer;
 let dir: string;
+const CONFIG = () => join(dir, 'reports.yaml');
 
 beforeAll(async () => {
-  server = await startHostileServer();
+  server = await startHostileServer({ issueTokens: true });
   dir = await mkdtemp(join(tmpdir(), 'hostile-rows-'));
-  server.routes.set('/oauth/token', (_req, res) => json(res, 200, { jwt: jwtOf({ sub: 'c', exp: 4e9 }) }));
   server.routes.set('/v2/creators/performance', (_req, res) => {
     // raw JSON text, so "__proto__" arrives as a field the way a server would send it
     const rows = Array.from({ length: 12 }, (_, i) => {
@@ -34,7 +33,7 @@ beforeAll(async () => {
       .end(`{"data":[${rows.join(',')}],"nextCursor":null}`);
   });
   await writeFile(
-    join(dir, 'reports.yaml'),
+    CONFIG(),
     `api: { baseUrl: "${server.baseUrl}", credentialsSecret: s }
 output: { formats: [csv] }
 email: { from: reports@example.com }
@@ -57,43 +56,25 @@ afterAll(async () => {
 describe('constructor and __proto__ fields in top rows', () => {
   it('the run succeeds and the summary email is written with the top table', async () => {
     const mail = join(dir, 'mail');
-    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(
-      (resolve) => {
-        execFile(
-          process.execPath,
-          [
-            BIN,
-            'run',
-            '--schedule',
-            'daily',
-            '--at',
-            '2026-11-23T06:00:00Z',
-            '--out',
-            join(dir, 'out'),
-            '--email-dir',
-            mail,
-            '--config',
-            join(dir, 'reports.yaml'),
-          ],
-          {
-            env: { ...process.env, REPORTING_CLIENT_ID: 'c', REPORTING_CLIENT_SECRET: 's3cret-value' },
-            timeout: 60_000,
-          },
-          (err, o, e) =>
-            resolve({
-              code: err && typeof err.code === 'number' ? err.code : err ? 1 : 0,
-              stdout: o,
-              stderr: e,
-            }),
-        );
-      },
+    const { code, stdout, stderr } = await runCli(
+      runArgs(
+        'daily',
+        '2026-11-23T06:00:00Z',
+        '--out',
+        join(dir, 'out'),
+        '--email-dir',
+        mail,
+        '-c',
+        CONFIG(),
+      ),
+      { env: apiCredentials({ clientId: 'c', clientSecret: 's3cret-value' }) },
     );
     expect(stderr).not.toContain('is not a function');
     expect(code).toBe(0);
     expect(stdout).toContain('creators             12 rows');
-    const html = (await readdir(mail)).filter((f) => f.endsWith('.html'));
+    const html = Object.entries(await readOutputs([mail])).filter(([path]) => path.endsWith('.html'));
     expect(html).toHaveLength(1);
-    const text = await readFile(join(mail, html[0] ?? ''), 'utf8');
+    const [[, text = ''] = []] = html;
     expect(text).toContain('data-role="top"');
     expect(text).toContain('ctor-0');
     expect(text).not.toContain('function Object');

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { leftovers, readManifest, windowProblems } from '../support/consistency';
-import { AT, startCli, WINDOW_END, writeConfig } from './cli-runs';
+import { dailyWindow, startDailyRun, writeConfig } from './cli-runs';
 
 const KILLS = 8;
 
@@ -34,25 +34,14 @@ afterAll(async () => {
 });
 
 const out = () => join(dir, 'out');
-const window = () => ({ dir: out(), prefix: 'exports/', scheduleId: 'daily', windowEnd: WINDOW_END });
-const args = (config: string) => [
-  'run',
-  '--schedule',
-  'daily',
-  '--at',
-  AT,
-  '--no-email',
-  '--out',
-  out(),
-  '-c',
-  config,
-];
+const window = () => dailyWindow(out());
+const args = (config: string) => ['--out', out(), '-c', config];
 const simOf = (i: number) =>
   i % 2 === 0 ? { sim: small, config: 'small.yaml' } : { sim: big, config: 'big.yaml' };
 
 describe('kill -9 during a re-run', () => {
   it('leaves a consistent window after every kill, and a complete re-run leaves no temporary file', async () => {
-    const firstRun = startCli(dir, big, args('big.yaml'));
+    const firstRun = startDailyRun(dir, big, args('big.yaml'));
     let planned = 0;
     firstRun.child.stderr?.on('data', (c: Buffer) => {
       if (c.toString().includes('run planned')) planned = Date.now();
@@ -64,7 +53,7 @@ describe('kill -9 during a re-run', () => {
     const mid: string[] = [];
     for (let i = 0; i < KILLS; i += 1) {
       const { sim, config } = simOf(i);
-      const run = startCli(dir, sim, args(config));
+      const run = startDailyRun(dir, sim, args(config));
       // Kill at a random instant between the run's "run planned" line and its expected end.
       const delay = Math.floor(Math.random() * duration);
       run.child.stderr?.on('data', (c: Buffer) => {
@@ -81,7 +70,7 @@ describe('kill -9 during a re-run', () => {
     }
     expect(mid.filter((m) => m.startsWith('SIGKILL')).length).toBeGreaterThan(0);
     // A complete re-run (the other data set than the last killed one) after the kills.
-    const last = await startCli(dir, big, args('big.yaml')).done;
+    const last = await startDailyRun(dir, big, args('big.yaml')).done;
     expect(last.code, last.stderr).toBe(0);
     expect(await windowProblems(window())).toEqual([]);
     expect(await leftovers(window())).toEqual([]);

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManifestSchema } from '#core/manifest';
-import { runCli } from '../cli/run-cli';
-import { type HostileServer, json, jwtOf, startHostileServer } from './hostile-server';
+import { type HostileServer, json, startHostileServer } from '../support/hostile-server';
+import { runCli } from '../support/run-cli';
 
 const SUPPORTED = ['likes', 'comments', 'storyReplies', 'storyExits'];
 const SECRET = 'learned-metrics-secret-value';
@@ -33,8 +33,7 @@ schedules:
 `;
 
 beforeAll(async () => {
-  server = await startHostileServer();
-  server.routes.set('/oauth/token', (_req, res) => json(res, 200, { jwt: jwtOf({ sub: 'c', exp: 4e9 }) }));
+  server = await startHostileServer({ issueTokens: true });
   server.routes.set('/v2/posts/performance', (req, res) => {
     const asked = req.url.searchParams.getAll('metrics');
     const unknown = asked.filter((m) => !SUPPORTED.includes(m));

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createS3Sink } from '#adapters/s3-sink';
 import type { ApiRow, ReportingApi } from '#core/api/types';
 import { silentLog } from '#core/log';
@@ -8,7 +8,7 @@ import { ManifestSchema } from '#core/manifest';
 import { runSchedule } from '#core/run/run';
 import type { Sink } from '#core/sink';
 import { pagedApi, postRows, postsConfig } from '../core/run/fakes';
-import { type LocalS3, startLocalS3 } from '../support/local-s3';
+import { useLocalS3 } from '../support/local-s3';
 
 const REQUEST = { scheduleId: 'daily', scheduledTime: '2026-11-23T08:00:00Z' };
 const POSTS = 'exports/daily/posts/';
@@ -19,13 +19,7 @@ const config = postsConfig(`      - id: creators
         metrics: [likes]
 `);
 
-let s3: LocalS3;
-beforeAll(async () => {
-  s3 = await startLocalS3();
-}, 30_000);
-afterAll(async () => {
-  await s3?.stop();
-});
+const localS3 = useLocalS3();
 
 /** Serves `posts` to the posts report and 50 small rows to every other report. */
 function api(posts: readonly ApiRow[], pageSize: number): ReportingApi {
@@ -56,8 +50,8 @@ async function run(sink: Sink, rows: readonly ApiRow[], pageSize = 500, maxRowsP
 
 describe('export to S3 (local S3-protocol server)', () => {
   it('writes parts, _SUCCESS and the manifest last; manifest bytes/sha256 match the objects', async () => {
-    await s3.createBucket('exp-a');
-    const sink = createS3Sink('exp-a', s3.client);
+    await localS3().createBucket('exp-a');
+    const sink = createS3Sink('exp-a', localS3().client);
     const manifest = await run(sink, postRows(2500));
     expect(manifest.status).toBe('succeeded');
     const stored = ManifestSchema.parse(
@@ -69,7 +63,7 @@ describe('export to S3 (local S3-protocol server)', () => {
     );
     expect(stored.reports.map((r) => r.rowCount)).toEqual([2500, 50]);
     for (const f of stored.reports.flatMap((r) => r.files)) {
-      const got = await s3.client.send(new GetObjectCommand({ Bucket: 'exp-a', Key: f.key }));
+      const got = await localS3().client.send(new GetObjectCommand({ Bucket: 'exp-a', Key: f.key }));
       const body = Buffer.from((await got.Body?.transformToByteArray()) ?? []);
       expect(body.byteLength).toBe(f.bytes);
       expect(createHash('sha256').update(body).digest('hex')).toBe(f.sha256);
@@ -83,7 +77,7 @@ describe('export to S3 (local S3-protocol server)', () => {
   });
 
   it('a re-run with fewer rows replaces the partition and leaves no stale part', async () => {
-    const sink = createS3Sink('exp-a', s3.client);
+    const sink = createS3Sink('exp-a', localS3().client);
     const manifest = await run(sink, postRows(300, 2));
     expect(manifest.reports[0]?.rowCount).toBe(300);
     expect(await sink.list(`${POSTS}parquet/`)).toEqual([
@@ -93,8 +87,8 @@ describe('export to S3 (local S3-protocol server)', () => {
   });
 
   it('a failure mid-upload leaves no _SUCCESS, aborts the multipart upload, and the other report still completes', async () => {
-    await s3.createBucket('exp-b');
-    const real = createS3Sink('exp-b', s3.client);
+    await localS3().createBucket('exp-b');
+    const real = createS3Sink('exp-b', localS3().client);
     // 3000 rows × ~4 KB of incompressible text: the CSV part passes the 8 MiB multipart threshold
     const rows = Array.from({ length: 3000 }, (_, i) => ({
       postId: `p${i}`,
@@ -118,7 +112,7 @@ describe('export to S3 (local S3-protocol server)', () => {
         };
       },
     };
-    const before = s3.uploadIds.length;
+    const before = localS3().uploadIds.length;
     const manifest = await run(failing, rows, 250, 100_000);
     expect(manifest.status).toBe('partial');
     expect(manifest.reports.map((r) => [r.reportId, r.status])).toEqual([
@@ -130,10 +124,10 @@ describe('export to S3 (local S3-protocol server)', () => {
     expect(keys.filter((k) => k.endsWith('_SUCCESS'))).toEqual([]);
     expect(keys.filter((k) => k.endsWith('.csv'))).toEqual([]);
     expect(await real.list('exports/daily/_staging/')).toEqual([]);
-    const started = s3.uploadIds.slice(before);
+    const started = localS3().uploadIds.slice(before);
     expect(started.length).toBeGreaterThan(0);
     for (const id of started) {
-      expect(await s3.uploadOpen('exp-b', `${STAGED_CSV}part-00000.csv`, id)).toBe(false);
+      expect(await localS3().uploadOpen('exp-b', `${STAGED_CSV}part-00000.csv`, id)).toBe(false);
     }
     expect(await real.list('exports/daily/creators/csv/')).toContain(
       'exports/daily/creators/csv/dt=2026-11-22/_SUCCESS',

@@ -4,14 +4,14 @@
  * Every output of a CLI run — stdout, stderr, the exported files and manifest, the email (.eml parts
  * and .html) — is then scanned for every encoding of the secret, the JWT and each of its segments.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HostileServer, json, jwtOf, startHostileServer } from './hostile-server';
+import { type HostileServer, json, jwtOf, startHostileServer } from '../support/hostile-server';
+import { readOutputs } from '../support/outputs';
+import { apiCredentials, runArgs, runCli } from '../support/run-cli';
 
-const BIN = new URL('../../bin/report-exporter.mjs', import.meta.url).pathname;
 /** Needs JSON escaping (`"` and `\`), URL encoding (`/ + space`) and HTML escaping (`&`). */
 const SECRET = 'pa"ss\\w0rd/with+plus & space-0123456789';
 const JWT = jwtOf({ sub: 'client-42', exp: 4_000_000_000, scope: 'reports:read' });
@@ -81,76 +81,24 @@ interface Outputs {
   texts: Record<string, string>;
 }
 
-async function runCli(name: string): Promise<Outputs> {
+/** One CLI run into its own folders; every text it wrote (stdout, stderr, files, emails) by name. */
+async function runOnce(name: string): Promise<Outputs> {
   const out = join(dir, `${name}-out`);
   const mail = join(dir, `${name}-mail`);
-  const args = [
-    'run',
-    '--schedule',
-    'daily',
-    '--at',
-    '2026-11-23T06:00:00Z',
-    '--out',
-    out,
-    '--email-dir',
-    mail,
-  ];
-  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(
-    (resolve) => {
-      execFile(
-        process.execPath,
-        [BIN, ...args, '--config', join(dir, 'reports.yaml')],
-        {
-          env: {
-            ...process.env,
-            REPORTING_CLIENT_ID: 'client-42',
-            REPORTING_CLIENT_SECRET: SECRET,
-            NO_COLOR: '1',
-          },
-          timeout: 60_000,
-        },
-        (err, o, e) =>
-          resolve({
-            code: err && typeof err.code === 'number' ? err.code : err ? 1 : 0,
-            stdout: o,
-            stderr: e,
-          }),
-      );
-    },
+  const { code, stdout, stderr } = await runCli(
+    runArgs(
+      'daily',
+      '2026-11-23T06:00:00Z',
+      '--out',
+      out,
+      '--email-dir',
+      mail,
+      '-c',
+      join(dir, 'reports.yaml'),
+    ),
+    { env: apiCredentials({ clientId: 'client-42', clientSecret: SECRET }) },
   );
-  const texts: Record<string, string> = { stdout, stderr };
-  for (const root of [out, mail]) {
-    for (const file of await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])) {
-      if (!file.isFile()) continue;
-      const path = join(file.parentPath, file.name);
-      const text = await readFile(path, 'utf8');
-      texts[path] = text;
-      if (file.name.endsWith('.eml')) texts[`${path} (decoded parts)`] = decodeMimeParts(text);
-    }
-  }
-  return { code, texts };
-}
-
-/** The bodies of a MIME message, base64 and quoted-printable parts decoded. */
-function decodeMimeParts(eml: string): string {
-  const parts = eml.split(/\r?\n--[^\r\n]+\r?\n/);
-  return parts
-    .map((part) => {
-      const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
-      const body = rest.join('\n\n');
-      if (/content-transfer-encoding:\s*base64/i.test(head))
-        return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-      if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) {
-        return Buffer.from(
-          body
-            .replace(/=\r?\n/g, '')
-            .replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
-          'latin1',
-        ).toString('utf8');
-      }
-      return body;
-    })
-    .join('\n');
+  return { code, texts: { stdout, stderr, ...(await readOutputs([out, mail])) } };
 }
 
 function leaks(texts: Record<string, string>): string[] {
@@ -175,7 +123,7 @@ describe('nothing secret leaves a run, whatever the server echoes', () => {
     server.routes.set('/v2/platforms/performance', (_req, res) =>
       json(res, 401, { title: 'Unauthorized', message: echo('rejected') }),
     );
-    const { code, texts } = await runCli('echo');
+    const { code, texts } = await runOnce('echo');
     expect(code).toBe(1);
     // the run got far enough to write the failures everywhere (and masked what was echoed)
     expect(texts.stdout).toContain('FAILED');
@@ -196,7 +144,7 @@ describe('nothing secret leaves a run, whatever the server echoes', () => {
             `<p>${JSON.stringify(req.body)}</p></body></html>`,
         );
     });
-    const { code, texts } = await runCli('waf');
+    const { code, texts } = await runOnce('waf');
     expect(code).toBe(1);
     expect(
       server.requests.some((r) => r.path === '/oauth/token' && r.body.includes(JSON.stringify(SECRET))),

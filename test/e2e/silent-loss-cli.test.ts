@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Manifest, ManifestSchema } from '#core/manifest';
 import { type Dialect, type Simulator, startSimulator } from '#simulator/server';
-import { startCli } from './cli-runs';
+import { apiCredentials, runArgs, runCli } from '../support/run-cli';
 
 const AT = '2026-11-23T06:00:00Z';
 const PAGE_SIZE = 27;
@@ -46,17 +46,10 @@ afterAll(async () => {
 /** One `run` of the daily schedule into its own folder, against the simulator set to `dialect`. */
 async function run(dialect: Partial<Dialect>, out: string) {
   sim.setDialect({ arrayFormat: 'any', strict: false, cursorAt: 'nextCursor', ...dialect });
-  const exited = await startCli(dir, sim, [
-    'run',
-    '--schedule',
-    'daily',
-    '--at',
-    AT,
-    '--out',
-    out,
-    '-c',
-    configPath,
-  ]).done;
+  const exited = await runCli(runArgs('daily', AT, '--out', out, '-c', configPath), {
+    cwd: dir,
+    env: apiCredentials(sim.credentials),
+  });
   const text = await readFile(join(dir, out, 'exports/daily/_manifests/dt=2026-11-22/manifest.json'), 'utf8');
   const manifest: Manifest = ManifestSchema.parse(JSON.parse(text));
   return { ...exited, manifest };

@@ -1,22 +1,17 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-
-const BIN = new URL('../../bin/report-exporter.mjs', import.meta.url).pathname;
+import { startCli } from '../support/run-cli';
 
 describe('report-exporter simulate', () => {
   it('prints the base URL, fake credentials and a curl session, serves them, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [BIN, 'simulate', '--seed', '5', '--fault-empty-page', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { child, done } = startCli(['simulate', '--seed', '5', '--fault-empty-page', '0']);
     let out = '';
-    child.stdout.on('data', (c: Buffer) => {
+    child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
     });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no banner; output so far: ${out}`)), 30_000);
-        child.stdout.on('data', () => {
+        child.stdout?.on('data', () => {
           if (out.includes('Ctrl-C')) {
             clearTimeout(timer);
             resolve();
@@ -46,7 +41,7 @@ describe('report-exporter simulate', () => {
     } finally {
       child.kill('SIGTERM');
     }
-    expect(await exited).toBe(0);
+    expect((await done).code).toBe(0);
     expect(out).toMatch(/simulator stopped after \d+ request/);
   });
 });

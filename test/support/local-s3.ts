@@ -1,6 +1,7 @@
 /** Starts fauxqs (an S3-protocol server) for a test on a free port; not a test file. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { CreateBucketCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from './ports';
 
 export interface LocalS3 {
@@ -12,6 +13,21 @@ export interface LocalS3 {
   uploadOpen(bucket: string, key: string, uploadId: string): Promise<boolean>;
   createBucket(name: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** One local S3 server for the calling test file: started before its tests, stopped after them. */
+export function useLocalS3(): () => LocalS3 {
+  let s3: LocalS3 | undefined;
+  beforeAll(async () => {
+    s3 = await startLocalS3();
+  }, 30_000);
+  afterAll(async () => {
+    await s3?.stop();
+  });
+  return () => {
+    if (!s3) throw new Error('the local S3 server has not started');
+    return s3;
+  };
 }
 
 export async function startLocalS3(): Promise<LocalS3> {

@@ -8,7 +8,7 @@
  * beyond Number's exact range is left out of the manifest rather than written wrong.
  */
 import type { Cell } from './flatten';
-import { RATIO_WORDS } from './words';
+import { RATIO_WORDS, words } from './words';
 
 /** Whole camelCase/snake_case words that mark a metric as not summable. */
 const NON_ADDITIVE_WORDS = new Set([
@@ -20,15 +20,6 @@ const NON_ADDITIVE_WORDS = new Set([
 ]);
 /** Explicit names that the word rule would not catch. */
 const NON_ADDITIVE_NAMES = new Set(['returnOnInvestment', 'costPerClick', 'costPerMille', 'engagement_rate']);
-
-function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[\s_\-.]+|(?<=\D)(?=\d)/)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
-}
 
 /**
  * Whether a metric may be summed across rows. `shares` (a counter) is additive; `share`,

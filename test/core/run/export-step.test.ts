@@ -6,18 +6,11 @@ import { createFsSink } from '#adapters/fs-sink';
 import type { ReportingApi } from '#core/api/types';
 import { silentLog } from '#core/log';
 import { exportReportStep } from '#core/run/export-step';
-import type { ExportCheckpoint, ExportDeps, ReportOutcome, ReportTask } from '#core/run/types';
+import type { ExportCheckpoint, ExportDeps, ReportOutcome } from '#core/run/types';
 import type { Sink } from '#core/sink';
 import { duckQuery, lit } from '../export/duck';
-import { pagedApi, postRows, postsConfig } from './fakes';
+import { POSTS_TASK, pagedApi, postRows, postsConfig } from './fakes';
 
-const TASK: ReportTask = {
-  runId: 'r1',
-  scheduleId: 'daily',
-  reportId: 'posts',
-  scheduledTime: '2026-11-23T08:00:00Z',
-  window: { start: '2026-11-22', end: '2026-11-22', timezone: 'UTC' },
-};
 const FOLDER = 'exports/daily/posts/parquet/dt=2026-11-22/';
 
 let dir: string;
@@ -40,7 +33,7 @@ function deps(over: Partial<ExportDeps> & { api: ExportDeps['api'] }): ExportDep
 async function exportAll(d: ExportDeps): Promise<{ outcome: ReportOutcome; steps: number }> {
   let checkpoint: ExportCheckpoint | null = null;
   for (let steps = 1; steps < 1000; steps += 1) {
-    const result = await exportReportStep(postsConfig(), TASK, checkpoint, d);
+    const result = await exportReportStep(postsConfig(), POSTS_TASK, checkpoint, d);
     if (result.status === 'done') return { outcome: result.outcome, steps };
     checkpoint = JSON.parse(JSON.stringify(result.checkpoint)) as ExportCheckpoint; // as Step Functions would
   }
@@ -109,7 +102,12 @@ describe('exportReportStep', () => {
 
   it("returns the step's own pages, rows and API retries, and passes the step's API deadline to every call", async () => {
     const { api, deadlines } = retryOncePerPage(pagedApi(postRows(250), 30));
-    const one = await exportReportStep(postsConfig(), TASK, null, deps({ api, apiDeadlineMs: () => 42_000 }));
+    const one = await exportReportStep(
+      postsConfig(),
+      POSTS_TASK,
+      null,
+      deps({ api, apiDeadlineMs: () => 42_000 }),
+    );
     expect(one.status).toBe('done');
     expect(one.step).toEqual({ pages: 9, rows: 250, retries: 9 });
     expect(deadlines).toEqual([42_000]);
@@ -120,7 +118,7 @@ describe('exportReportStep', () => {
     for (;;) {
       const result = await exportReportStep(
         postsConfig(),
-        TASK,
+        POSTS_TASK,
         checkpoint,
         deps({ api, timeLeftMs: () => 0, tuning: { rowGroupRows: 40, safetyMarginMs: 1 } }),
       );

@@ -2,6 +2,7 @@
 import type { ApiPage, ApiRow, PageOptions, ReportingApi, ReportRequest } from '#core/api/types';
 import { parseConfig } from '#core/config/load';
 import type { Config } from '#core/config/schema';
+import type { ReportTask } from '#core/run/types';
 
 /** Serves `rows` in pages of `pageSize`; cursors are `c<offset>`. Optionally fails at a page index. */
 export function pagedApi(
@@ -31,6 +32,15 @@ export function pagedApi(
   };
   return api;
 }
+
+/** The posts report of `postsConfig()` for the window of 2026-11-22 (UTC). */
+export const POSTS_TASK: ReportTask = {
+  runId: 'r1',
+  scheduleId: 'daily',
+  reportId: 'posts',
+  scheduledTime: '2026-11-23T08:00:00Z',
+  window: { start: '2026-11-22', end: '2026-11-22', timezone: 'UTC' },
+};
 
 export function postsConfig(extra = ''): Config {
   return parseConfig(`

@@ -14,16 +14,8 @@ import { ExporterError } from '#core/errors';
 import { silentLog } from '#core/log';
 import { exportReportStep } from '#core/run/export-step';
 import { MAX_CHECKPOINT_BYTES, payloadBytes } from '#core/run/payload';
-import type { ExportCheckpoint, ExportDeps, ExportStepResult, ReportTask } from '#core/run/types';
-import { pagedApi, postRows, postsConfig } from './fakes';
-
-const TASK: ReportTask = {
-  runId: 'r1',
-  scheduleId: 'daily',
-  reportId: 'posts',
-  scheduledTime: '2026-11-23T08:00:00Z',
-  window: { start: '2026-11-22', end: '2026-11-22', timezone: 'UTC' },
-};
+import type { ExportCheckpoint, ExportDeps, ExportStepResult } from '#core/run/types';
+import { POSTS_TASK, pagedApi, postRows, postsConfig } from './fakes';
 
 let dir: string;
 beforeEach(async () => {
@@ -64,7 +56,7 @@ async function done(result: ExportStepResult) {
 describe('top rows that leave the step', () => {
   it('carry only the columns the email shows, each cut to its display length', async () => {
     const outcome = await done(
-      await exportReportStep(postsConfig(), TASK, null, deps(pagedApi(wideRows(50), 10))),
+      await exportReportStep(postsConfig(), POSTS_TASK, null, deps(pagedApi(wideRows(50), 10))),
     );
     expect(outcome.manifest.status).toBe('succeeded');
     expect(outcome.top).toHaveLength(3);
@@ -93,7 +85,7 @@ describe('top rows that leave the step', () => {
       ...api,
       redact: <T>(v: T): T => JSON.parse(JSON.stringify(v).replaceAll('SECRET-VALUE', '[redacted]')) as T,
     };
-    const outcome = await done(await exportReportStep(postsConfig(), TASK, null, deps(redacting)));
+    const outcome = await done(await exportReportStep(postsConfig(), POSTS_TASK, null, deps(redacting)));
     expect(JSON.stringify(outcome.top)).toContain('token=[redacted]');
     expect(JSON.stringify(outcome.top)).not.toContain('SECRET-VALUE');
   });
@@ -109,7 +101,12 @@ describe('bounded payloads', () => {
       },
       async close() {},
     };
-    const result = await exportReportStep(postsConfig(), TASK, null, deps(api, { timeLeftMs: () => 0 }));
+    const result = await exportReportStep(
+      postsConfig(),
+      POSTS_TASK,
+      null,
+      deps(api, { timeLeftMs: () => 0 }),
+    );
     const outcome = await done(result);
     expect(outcome.manifest.status).toBe('failed');
     expect(outcome.manifest.error).toContain('nextCursor of 10000 characters');
@@ -121,7 +118,7 @@ describe('bounded payloads', () => {
     for (let step = 0; step < 100; step++) {
       const result = await exportReportStep(
         postsConfig(),
-        TASK,
+        POSTS_TASK,
         checkpoint,
         deps(pagedApi(wideRows(60), 10), { timeLeftMs: () => 0 }),
       );
@@ -173,13 +170,13 @@ describe('a retry wait that would pass the deadline', () => {
   it('ends the step with a checkpoint at the known cursor, and the next step finishes the report exactly', async () => {
     const rows = postRows(95);
     const api = stallingApi(rows, 10, 4);
-    const first = await exportReportStep(postsConfig(), TASK, null, deps(api));
+    const first = await exportReportStep(postsConfig(), POSTS_TASK, null, deps(api));
     expect(first.status).toBe('continue');
     if (first.status !== 'continue') return;
     expect(first.checkpoint.cursor).toBe('c30');
     const second = await exportReportStep(
       postsConfig(),
-      TASK,
+      POSTS_TASK,
       JSON.parse(JSON.stringify(first.checkpoint)),
       deps(api),
     );
@@ -190,7 +187,7 @@ describe('a retry wait that would pass the deadline', () => {
 
   it('still fails the report when no page was fetched in this step (nothing to resume from)', async () => {
     const outcome = await done(
-      await exportReportStep(postsConfig(), TASK, null, deps(stallingApi(postRows(30), 10, 1))),
+      await exportReportStep(postsConfig(), POSTS_TASK, null, deps(stallingApi(postRows(30), 10, 1))),
     );
     expect(outcome.manifest.status).toBe('failed');
     expect(outcome.manifest.error).toContain('the next wait would pass the deadline');

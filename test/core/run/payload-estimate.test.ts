@@ -8,7 +8,7 @@ import { ExporterError } from '#core/errors';
 import { SAFE_PAYLOAD_BYTES } from '#core/run/payload';
 import { assertPayloadsFit, estimatePayloads } from '#core/run/payload-estimate';
 import { buildApp } from '../../../infra/build-app';
-import { runCli } from '../../cli/run-cli';
+import { runCli } from '../../support/run-cli';
 
 /** A schedule of `reports` posts reports, each showing the top `topN` by likes. */
 function configOf(reports: number, topN: number) {

@@ -1,6 +1,6 @@
 /** A loopback Reporting API that misbehaves on purpose, one handler per route (not a test file). */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { freePort } from '../support/ports';
+import { freePort } from './ports';
 
 export interface HostileRequest {
   readonly method: string;
@@ -20,8 +20,15 @@ export interface HostileServer {
   close(): Promise<void>;
 }
 
-export async function startHostileServer(): Promise<HostileServer> {
+/**
+ * Starts the server on a free loopback port. With `issueTokens`, `/oauth/token` already answers with
+ * a JWT that never expires in a test (replace the route to misbehave there too).
+ */
+export async function startHostileServer(options: { issueTokens?: boolean } = {}): Promise<HostileServer> {
   const routes = new Map<string, HostileHandler>();
+  if (options.issueTokens) {
+    routes.set('/oauth/token', (_req, res) => json(res, 200, { jwt: jwtOf({ sub: 'c', exp: 4e9 }) }));
+  }
   const requests: HostileRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
