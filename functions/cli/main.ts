@@ -1,7 +1,7 @@
 /**
  * `report-exporter` — the command line (docs/export.md, "Commands"). Each command lives in its own file under
  * `commands/` and registers itself on the program. Exit codes: 0 ok, 1 a report failed, 2 usage or
- * config error.
+ * config error, 3 every report succeeded but one carries a silent-loss warning (`commands/run.ts`).
  */
 import { Command, CommanderError } from 'commander';
 import { ExporterError } from '#core/errors';

@@ -60,6 +60,11 @@ export const ManifestReportSchema = z.object({
   files: z.array(ManifestFileSchema),
   /** Present when a silent-loss guard fired: the report succeeded, but its data may be incomplete. */
   warnings: z.optional(z.array(ReportWarningSchema)),
+  /**
+   * Present when the report failed with a 400 that named the valid metric names: that set, so that
+   * `validate --manifest` can suggest the right name for a misspelled one.
+   */
+  validMetrics: z.optional(z.array(z.string())),
 });
 export type ManifestReport = z.infer<typeof ManifestReportSchema>;
 

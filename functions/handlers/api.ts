@@ -1,7 +1,9 @@
 /**
- * The Export handler's API client, one per container: credentials from the Secrets Manager secret the
- * config names (cached per container with a TTL by the credentials adapter), retries counted for the
- * `retries` metric.
+ * The Export handler's API client, one per container so warm starts reuse its connections and token:
+ * credentials from the Secrets Manager secret the config names (cached per container with a TTL by
+ * the credentials adapter). It holds configuration only: each invocation passes its own deadline
+ * with its call (`ExportDeps.apiDeadlineMs` → `PageOptions.deadlineMs`) and gets its retries back in
+ * its step's counts, so nothing one invocation writes is read by the next.
  */
 import { createCredentialsProvider } from '#adapters/credentials';
 import { createApiClient } from '#core/api/client';
@@ -11,43 +13,27 @@ import type { Config } from '#core/config/schema';
 import { createHttp } from '#http';
 import { log } from './wiring';
 
-/** API retries seen by this container's client; the Export handler reports the difference per call. */
-export const apiCounters = { retries: 0 };
-
 /**
  * Time kept back from the API at the end of an invocation: when retries would run into it they stop,
- * the report fails cleanly (uploads aborted, outcome returned) instead of the Lambda timing out.
+ * the report fails or pauses cleanly (uploads aborted, outcome returned) instead of the Lambda timing out.
  */
 export const API_RESERVE_MS = 15_000;
 
 let api: ReportingApi | undefined;
-let timeLeftMs: () => number = () => Number.POSITIVE_INFINITY;
 
 /**
  * The container's API client. Several Export Lambdas run at once (the Map's `maxConcurrency`,
  * `mapConcurrency`), so each gets its share of `api.concurrency`, keeping a run within that bound.
- * `invocationTimeLeftMs` is this invocation's remaining time: attempts and retry sleeps never pass it
- * (less the reserve).
+ * The config and the Map's concurrency are the container's own (its environment and embedded config).
  */
-export function apiClient(
-  cfg: Config,
-  mapConcurrency: number,
-  invocationTimeLeftMs: () => number,
-): ReportingApi {
-  timeLeftMs = invocationTimeLeftMs;
+export function apiClient(cfg: Config, mapConcurrency: number): ReportingApi {
   const share = Math.max(1, Math.floor(cfg.api.concurrency / mapConcurrency));
   api ??= createApiClient({
     ...apiOptionsOf(cfg.api),
     http: createHttp,
     credentials: createCredentialsProvider({ secretId: cfg.api.credentialsSecret, log }),
     concurrency: share,
-    deadlineMs: () => timeLeftMs() - API_RESERVE_MS,
     log,
-    events: {
-      onRetry: () => {
-        apiCounters.retries += 1;
-      },
-    },
   });
   return api;
 }

@@ -6,10 +6,7 @@
  * The client is created once per container; endpoint and region follow the SDK's own chain.
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { isExporterError } from '#core/errors';
-import { type Manifest, ManifestSchema } from '#core/manifest';
-import type { FinalizeResult } from '#core/run/types';
-import type { Sink } from '#core/sink';
+import type { Manifest } from '#core/manifest';
 
 export const EVENT_SOURCE = 'report-exporter';
 export const EVENT_DETAIL_TYPE = 'Report Export Completed';
@@ -71,30 +68,5 @@ export async function publishCompleted(detail: CompletedDetail, eventBus: string
   );
   if (out.FailedEntryCount) {
     throw new Error(`EventBridge refused the completion event: ${out.Entries?.[0]?.ErrorCode ?? 'unknown'}`);
-  }
-}
-
-/**
- * Runs `finalize` and announces the manifest it wrote. When only the email failed (the manifest is
- * already written), the event still goes out for downstream jobs before the error is rethrown, so
- * the execution fails and alarms.
- */
-export async function finalizeAndAnnounce(
-  finalize: () => Promise<FinalizeResult>,
-  sink: Sink,
-  to: { readonly bucket: string; readonly eventBus: string },
-  manifestKey: string,
-): Promise<FinalizeResult> {
-  try {
-    const result = await finalize();
-    await publishCompleted(completedDetail(result.manifest, to.bucket, result.manifestKey), to.eventBus);
-    return result;
-  } catch (err: unknown) {
-    if (isExporterError(err, 'EMAIL_FAILED')) {
-      const body = await sink.getObject(manifestKey);
-      const manifest = body ? ManifestSchema.parse(JSON.parse(new TextDecoder().decode(body))) : null;
-      if (manifest) await publishCompleted(completedDetail(manifest, to.bucket, manifestKey), to.eventBus);
-    }
-    throw err;
   }
 }

@@ -10,7 +10,7 @@ import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { isExporterError } from '#core/errors';
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportStepResult } from '#core/run/types';
-import { apiClient, apiCounters } from './api';
+import { API_RESERVE_MS, apiClient } from './api';
 import { type CheckOutput, isCheckEvent, runCheck } from './check';
 import { exportEnv } from './env';
 import { exportSink } from './io';
@@ -26,19 +26,16 @@ export const handler = lambdaHandler(
     const env = exportEnv();
     logger.appendKeys({ scheduleId: task.scheduleId, runId: task.runId, reportId: task.reportId });
     const started = Date.now();
-    const retries = apiCounters.retries;
-    // the step's own counts come from the core; the checkpoint stays opaque here
-    let step = { rows: 0, pages: 0 };
     const margin = env.SAFETY_MARGIN_MS;
+    // this invocation's clock, passed with the call: the step pauses by it, the API stops before it
+    const timeLeftMs = () => context.getRemainingTimeInMillis();
     const result = await exportReportStep(config, task, checkpoint ?? null, {
-      api: apiClient(config, env.MAP_CONCURRENCY, () => context.getRemainingTimeInMillis()),
+      api: apiClient(config, env.MAP_CONCURRENCY),
       sink: exportSink(env.BUCKET_NAME),
       log,
-      timeLeftMs: () => context.getRemainingTimeInMillis(),
+      timeLeftMs,
+      apiDeadlineMs: () => timeLeftMs() - API_RESERVE_MS,
       encoder: sharedEncoderPool(),
-      onProgress: (p) => {
-        step = { rows: p.stepRows, pages: p.stepPages };
-      },
       ...(margin !== undefined ? { tuning: { safetyMarginMs: margin } } : {}),
     }).catch((err: unknown) => {
       // Another execution holds the window: a named error the workflow retries with back-off.
@@ -47,7 +44,8 @@ export const handler = lambdaHandler(
       busy.name = 'WindowBusy';
       throw busy;
     });
-    recordStep({ ...step, retries: apiCounters.retries - retries, durationMs: Date.now() - started }, result);
+    // the step's own counts (rows, pages, retries) come with its result; the checkpoint stays opaque
+    recordStep(result, Date.now() - started);
     return result;
   },
   { metrics: true },

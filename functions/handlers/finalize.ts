@@ -2,21 +2,21 @@
  * Finalize Lambda: the task list and the Map's results from S3 → outcomes (a caught failure, or a task
  * without a result, becomes a `failed` row) → manifests (restated windows', then this run's, last) →
  * summary emails (recipient lists named `ssm:/path` are read now) → `Report Export Completed` event
- * naming the manifest's location, status and the restated windows (sent even when only the email
- * failed; the run then still fails and alarms). The run's scratch objects in S3 (task list, Map
- * results) are removed last.
+ * naming the manifest's location, status and the restated windows, built from the manifest
+ * `finalizeRun` returns → run metrics → Glue tables → the run's scratch objects in S3 (task list, Map
+ * results) removed. When only the email failed, all of that still happens, then the invocation
+ * throws `EMAIL_FAILED`, so the execution fails and alarms.
  */
 
 import { createGlueCatalog } from '#adapters/glue-catalog';
 import { createSsmParameterReader } from '#adapters/ssm-parameters';
 import type { Config } from '#core/config/schema';
 import { describeError } from '#core/errors';
-import { manifestKey } from '#core/export/keys';
 import type { Manifest } from '#core/manifest';
 import { syncCatalog } from '#core/run/catalog-sync';
 import { finalizeRun } from '#core/run/finalize';
 import type { Sink } from '#core/sink';
-import { finalizeAndAnnounce } from './completed-event';
+import { completedDetail, publishCompleted } from './completed-event';
 import { finalizeEnv } from './env';
 import { exportSink, summaryMailer } from './io';
 import { readMapResults, readTasks } from './map-items';
@@ -56,32 +56,29 @@ export const handler = lambdaHandler(
         : await readMapResults(sink, results.ResultWriterDetails.Key);
     const noResult = 'error' in results ? results.error : undefined;
     const deps = { sink, mailer: summaryMailer(config), readParameter, log, now: () => new Date() };
-    const key = manifestKey(config.output.prefix, plan.scheduleId, plan.window.end);
-    let runRecordKey = '';
-    const { manifest, emailed } = await finalizeAndAnnounce(
-      async () => {
-        const result = await finalizeRun(
-          config,
-          plan,
-          toOutcomes(config, plan, read.results, noResult),
-          deps,
-        );
-        runRecordKey = result.runRecordKey;
-        return result;
-      },
-      sink,
-      { bucket: env.BUCKET_NAME, eventBus: env.EVENT_BUS_NAME },
-      key,
+    const outcomes = toOutcomes(config, plan, read.results, noResult);
+    const { manifest, manifestKey, runRecordKey, emailed, emailError } = await finalizeRun(
+      config,
+      plan,
+      outcomes,
+      deps,
     );
+    // From the returned manifest (this run's record): nothing is read back, also when only the email failed.
+    await publishCompleted(completedDetail(manifest, env.BUCKET_NAME, manifestKey), env.EVENT_BUS_NAME);
     recordRun(manifest);
     if (env.GLUE_DATABASE !== undefined) await syncTables(config, manifest, sink, env.GLUE_DATABASE);
     // After the manifest, email, event and catalog: a failure here fails the execution (and alarms)
     // with the run's data complete, rather than leaving scratch objects behind unnoticed.
     await sink.deleteObjects([items.key, ...read.keys]);
+    if (emailError) {
+      // Data, manifests, event and catalog are done; the execution still fails, so the alarm fires.
+      log.error('summary email not sent', { manifestKey, error: emailError.message });
+      throw emailError;
+    }
     return {
-      manifestKey: key,
+      manifestKey,
       runRecordKey,
-      manifestLocation: sink.locate(key),
+      manifestLocation: sink.locate(manifestKey),
       status: manifest.status,
       emailed,
     };

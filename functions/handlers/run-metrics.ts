@@ -8,19 +8,15 @@ import type { ExportStepResult } from '#core/run/types';
 import { METRIC } from './metric-names';
 import { MetricUnit, metrics } from './wiring';
 
-export interface StepCounts {
-  readonly rows: number;
-  readonly pages: number;
-  readonly retries: number;
-  readonly durationMs: number;
-}
-
-/** One Export step: rows, pages and API retries of this step alone, its duration, continue/failed. */
-export function recordStep(counts: StepCounts, result: ExportStepResult): void {
-  metrics.addMetric(METRIC.rows, MetricUnit.Count, counts.rows);
-  metrics.addMetric(METRIC.pages, MetricUnit.Count, counts.pages);
-  metrics.addMetric(METRIC.retries, MetricUnit.Count, counts.retries);
-  metrics.addMetric(METRIC.exportDuration, MetricUnit.Milliseconds, counts.durationMs);
+/**
+ * One Export step: rows, pages and API retries of this step alone (the counts the core returns with
+ * the step's result), its duration, continue/failed.
+ */
+export function recordStep(result: ExportStepResult, durationMs: number): void {
+  metrics.addMetric(METRIC.rows, MetricUnit.Count, result.step.rows);
+  metrics.addMetric(METRIC.pages, MetricUnit.Count, result.step.pages);
+  metrics.addMetric(METRIC.retries, MetricUnit.Count, result.step.retries);
+  metrics.addMetric(METRIC.exportDuration, MetricUnit.Milliseconds, durationMs);
   if (result.status === 'continue') metrics.addMetric(METRIC.continuations, MetricUnit.Count, 1);
   else if (result.outcome.manifest.status === 'failed')
     metrics.addMetric(METRIC.reportsFailed, MetricUnit.Count, 1);

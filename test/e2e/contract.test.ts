@@ -74,7 +74,7 @@ async function run(cfg: Config, scheduledTime: string, out: string): Promise<Man
     maxRetries: 0,
   });
   try {
-    return await runSchedule(
+    const { manifest } = await runSchedule(
       cfg,
       { scheduleId: 'weekly', scheduledTime },
       {
@@ -86,6 +86,7 @@ async function run(cfg: Config, scheduledTime: string, out: string): Promise<Man
         newRunId: () => `run-${scheduledTime}`,
       },
     );
+    return manifest;
   } finally {
     await api.close();
   }

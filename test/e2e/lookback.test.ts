@@ -96,7 +96,7 @@ function failingFor(api: ReportingApi, startDate: string): ReportingApi {
 }
 
 async function run(at: string, api: ReportingApi): Promise<Manifest> {
-  return runSchedule(
+  const { manifest, emailError } = await runSchedule(
     config,
     { scheduleId: SCHEDULE, scheduledTime: at },
     {
@@ -108,6 +108,8 @@ async function run(at: string, api: ReportingApi): Promise<Manifest> {
       newRunId: () => `run-${runs.length + 1}`,
     },
   );
+  if (emailError) throw emailError;
+  return manifest;
 }
 
 beforeAll(async () => {

@@ -38,15 +38,20 @@ function api(posts: readonly ApiRow[], pageSize: number): ReportingApi {
 }
 
 async function run(sink: Sink, rows: readonly ApiRow[], pageSize = 500, maxRowsPerPart = 1000) {
-  return runSchedule({ ...config, output: { ...config.output, maxRowsPerPart } }, REQUEST, {
-    api: api(rows, pageSize),
-    sink,
-    mailer: null,
-    log: silentLog,
-    now: () => new Date(),
-    newRunId: () => 'run',
-    tuning: { rowGroupRows: 500 },
-  });
+  const { manifest } = await runSchedule(
+    { ...config, output: { ...config.output, maxRowsPerPart } },
+    REQUEST,
+    {
+      api: api(rows, pageSize),
+      sink,
+      mailer: null,
+      log: silentLog,
+      now: () => new Date(),
+      newRunId: () => 'run',
+      tuning: { rowGroupRows: 500 },
+    },
+  );
+  return manifest;
 }
 
 describe('export to S3 (local S3-protocol server)', () => {

@@ -59,18 +59,17 @@ beforeAll(async () => {
   const api = simulatorApi(sim, config, log);
   try {
     for (const run of RUNS) {
-      manifests.push(
-        await runSchedule(config, run, {
-          api,
-          sink: createFsSink(dir),
-          mailer: null,
-          log,
-          now: () => new Date(),
-          newRunId: () => `run-${run.scheduleId}`,
-          tuning: { rowGroupRows: 700 },
-          encoder,
-        }),
-      );
+      const { manifest } = await runSchedule(config, run, {
+        api,
+        sink: createFsSink(dir),
+        mailer: null,
+        log,
+        now: () => new Date(),
+        newRunId: () => `run-${run.scheduleId}`,
+        tuning: { rowGroupRows: 700 },
+        encoder,
+      });
+      manifests.push(manifest);
     }
   } finally {
     await api.close();

@@ -58,8 +58,13 @@ const task = {
 
 describe('handler metrics', () => {
   it('records an export step: rows, pages, retries, duration and a continuation', async () => {
-    const result: ExportStepResult = { status: 'continue', task, checkpoint: {} };
-    await invoke(() => recordStep({ rows: 200, pages: 2, retries: 1, durationMs: 1234 }, result));
+    const result: ExportStepResult = {
+      status: 'continue',
+      task,
+      checkpoint: {},
+      step: { rows: 200, pages: 2, retries: 1 },
+    };
+    await invoke(() => recordStep(result, 1234));
     const [emf] = emitted();
     expect(emf?._aws.CloudWatchMetrics[0]).toMatchObject({
       Namespace: 'ReportExporter',

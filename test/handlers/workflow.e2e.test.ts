@@ -14,15 +14,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
 import { CreateDatabaseCommand, CreateTableCommand, GetTableCommand, GlueClient } from '@aws-sdk/client-glue';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCliLog } from '#adapters/cli-log';
 import { createS3Sink } from '#adapters/s3-sink';
 import { realApi, runAll } from '#cli/commands/run';
 import type { Config } from '#core/config/schema';
-import { ExporterError } from '#core/errors';
 import { type Manifest, ManifestSchema } from '#core/manifest';
 import type { ExportStepResult, ReportOutcome } from '#core/run/types';
 import type { PlannedRun } from '#handlers/payloads';
@@ -521,26 +521,54 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
     );
   });
 
-  it('still announces the written manifest when only the email failed, then fails the step', async (ctx) => {
+  it('when only the email fails: announces the returned manifest, reads no manifest back, finishes, then fails the execution', async (ctx) => {
     needMoto(ctx);
-    const { finalizeAndAnnounce } = await import('#handlers/completed-event');
     await drainEvents(); // the events of the runs above
-    const key = small.finalized.manifestKey;
-    const refused = () => Promise.reject(new ExporterError('EMAIL_FAILED', 'SES did not send the summary'));
-    await expect(
-      finalizeAndAnnounce(
-        refused,
-        createS3Sink(HANDLER_BUCKET),
-        { bucket: HANDLER_BUCKET, eventBus: 'default' },
-        key,
-      ),
-    ).rejects.toThrow(/SES did not send/);
+    // S3 reads and SES sends in the order the handlers make them; SES refuses every message.
+    const calls: string[] = [];
+    const s3Send = S3Client.prototype.send;
+    const reads = vi.spyOn(S3Client.prototype, 'send').mockImplementation(function (
+      this: S3Client,
+      ...args: Parameters<typeof s3Send>
+    ) {
+      const [command] = args;
+      if (command instanceof GetObjectCommand) calls.push(`get ${command.input.Key}`);
+      return s3Send.apply(this, args);
+    } as typeof s3Send);
+    const refused = vi.spyOn(SESv2Client.prototype, 'send').mockImplementation((() => {
+      calls.push('ses');
+      return Promise.reject(
+        Object.assign(new Error('Email address is not verified.'), { name: 'MessageRejected' }),
+      );
+    }) as typeof SESv2Client.prototype.send);
+    try {
+      await expect(runWorkflow(15 * 60_000)).rejects.toThrow(
+        /the summary email was not sent: .*MessageRejected/,
+      );
+    } finally {
+      reads.mockRestore();
+      refused.mockRestore();
+    }
+    const afterEmail = calls.slice(calls.indexOf('ses'));
+    expect(afterEmail[0]).toBe('ses');
+    expect(afterEmail.filter((c) => c.includes('/_manifests/'))).toEqual([]);
+    expect(calls.filter((c) => c.includes('/_manifests/')).length).toBeGreaterThan(0); // the spy saw reads
+
+    // The event is this run's, from the manifest finalizeRun returned.
     const events = await drainEvents();
     expect(events).toHaveLength(1);
+    const detail = (events[0] as { detail: { runId: string } }).detail;
+    const key = 'exports/weekly-campaigns/_manifests/dt=2026-11-22/manifest.json';
+    const record = await manifestOf(
+      HANDLER_BUCKET,
+      key.replace('manifest.json', `runs/${detail.runId}.json`),
+    );
     expect(events[0]).toMatchObject({
       'detail-type': 'Report Export Completed',
-      detail: { manifest: { key } },
+      detail: { status: record.status, manifest: { key }, reports: { succeeded: 4, failed: 0 } },
     });
+    // Everything after the email still ran before the execution failed: the scratch objects are gone.
+    expect((await listKeys(HANDLER_BUCKET, true)).filter((k) => k.includes('/_workflow/'))).toEqual([]);
   });
 
   it('logs structured JSON with the run keys, and never the client secret', (ctx) => {

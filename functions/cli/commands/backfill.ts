@@ -5,9 +5,11 @@
 import type { Command } from 'commander';
 import { createCliLog } from '#adapters/cli-log';
 import { loadConfig } from '#adapters/config-file';
+import { validSetsOf } from '#core/config/known-metrics';
 import { ExporterError } from '#core/errors';
 import { occurrences } from '#core/occurrences';
 import { findSchedule } from '#core/run/lookup';
+import { rememberValidSets } from '../learned-metrics';
 import {
   leaseFor,
   mailerFor,
@@ -57,6 +59,7 @@ export function registerBackfill(program: Command): void {
       [],
     );
     reportManifests(manifests, sink, config.output.prefix);
+    await rememberValidSets(opts.config, validSetsOf(manifests));
     reportEmailFailures(emailFailures);
   });
 }

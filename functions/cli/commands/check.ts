@@ -1,17 +1,20 @@
 /**
  * `check` — the preflight before the first deploy: with the real credentials, one small page per
- * report over a short window (default yesterday, UTC), and what came back. Writes nothing.
+ * report over a short window (default yesterday, UTC), and what came back. Writes no exports; the
+ * valid metric names a 400 listed are kept beside the config for `validate` (`../learned-metrics`).
  */
 import type { Command } from 'commander';
 import { loadConfig } from '#adapters/config-file';
 import { createCredentialsProvider } from '#adapters/credentials';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
+import type { ValidSet } from '#core/config/known-metrics';
 import { describeEstimate, estimateRequests } from '#core/cost';
 import { ExporterError } from '#core/errors';
 import { checkReport, describeCheck } from '#core/run/check';
 import { findSchedule } from '#core/run/lookup';
 import { createHttp } from '#http';
+import { rememberValidSets } from '../learned-metrics';
 
 const RANGE = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
 /** Rows asked for per report: enough to see fields and a cursor, small enough to be quick. */
@@ -58,16 +61,19 @@ export function registerCheck(program: Command): void {
         });
       process.stdout.write(`checking ${config.api.baseUrl} for ${window.start}..${window.end}\n`);
       let problems = 0;
+      const validSets: ValidSet[] = [];
       for (const schedule of schedules) {
         process.stdout.write(`${schedule.id}\n`);
         for (const report of schedule.reports) {
           const result = await checkReport(config, report, window, clientFor);
           if (!result.ok) problems += 1;
+          if (result.validMetrics) validSets.push({ route: report.route, names: result.validMetrics });
           process.stdout.write(`  ${describeCheck(result, config.api.arrayFormat).replace(/\n/g, '\n  ')}\n`);
         }
         // what a scheduled run will cost, lookback included (the same estimate `validate` prints)
         process.stdout.write(`  ${describeEstimate(estimateRequests(schedule), config.api.pageSize)}\n`);
       }
+      await rememberValidSets(opts.config, validSets);
       process.stdout.write(problems === 0 ? 'all reports ok\n' : `${problems} report(s) need attention\n`);
       if (problems > 0) process.exitCode = 1;
     });

@@ -19,16 +19,18 @@ import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
 import { CLI_LEASE, type LeaseOptions } from '#core/commit/lease';
+import { validSetsOf } from '#core/config/known-metrics';
 import type { Config } from '#core/config/schema';
 import type { Mailer } from '#core/email/types';
-import { describeError, ExporterError, isExporterError } from '#core/errors';
+import { describeError, ExporterError } from '#core/errors';
 import type { Log } from '#core/log';
-import { type Manifest, ManifestSchema } from '#core/manifest';
+import type { Manifest } from '#core/manifest';
 import { findReport, findSchedule } from '#core/run/lookup';
 import { runSchedule } from '#core/run/run';
 import type { RunDeps } from '#core/run/types';
 import type { Sink } from '#core/sink';
 import { createHttp } from '#http';
+import { rememberValidSets } from '../learned-metrics';
 
 export type ApiFactory = (config: Config, log: Log) => ReportingApi;
 
@@ -127,7 +129,7 @@ export interface RunContext {
   readonly api: ApiFactory;
   /**
    * When given, a run whose email failed (its data and manifest are written) is still returned, and
-   * the reason is added here; otherwise the EMAIL_FAILED error is thrown.
+   * the reason is added here; otherwise its `emailError` (EMAIL_FAILED) is thrown.
    */
   readonly emailFailures?: string[];
 }
@@ -165,14 +167,14 @@ export async function runAll(
         ...(reportIds.length ? { reportIds: [...reportIds] } : {}),
       };
       try {
-        manifests.push(await runSchedule(ctx.config, request, deps));
-      } catch (err: unknown) {
-        const written = ctx.emailFailures ? await manifestAfterEmailFailure(err, ctx.sink) : null;
-        if (!written || !ctx.emailFailures) throw err;
-        manifests.push(written);
-        ctx.emailFailures.push(
-          `${scheduleId} ${written.window.start}..${written.window.end}: ${describeError(err)}`,
-        );
+        const { manifest, emailError } = await runSchedule(ctx.config, request, deps);
+        if (emailError) {
+          if (!ctx.emailFailures) throw emailError;
+          ctx.emailFailures.push(
+            `${scheduleId} ${manifest.window.start}..${manifest.window.end}: ${describeError(emailError)}`,
+          );
+        }
+        manifests.push(manifest);
       } finally {
         ctx.log.stop();
       }
@@ -181,17 +183,6 @@ export async function runAll(
     await api.close();
   }
   return manifests;
-}
-
-/** The manifest a run wrote before its email failed, or null for any other error. */
-async function manifestAfterEmailFailure(err: unknown, sink: Sink): Promise<Manifest | null> {
-  if (!isExporterError(err, 'EMAIL_FAILED')) return null;
-  const key = err.details.manifestKey;
-  if (typeof key !== 'string') return null;
-  const body = await sink.getObject(key);
-  if (!body) return null;
-  const parsed = ManifestSchema.safeParse(JSON.parse(new TextDecoder().decode(body)));
-  return parsed.success ? parsed.data : null;
 }
 
 /** After the result lines: each email that failed, to stderr, and exit code 1. */
@@ -258,6 +249,7 @@ export function registerRun(program: Command): void {
       opts.report,
     );
     reportManifests(manifests, sink, config.output.prefix);
+    await rememberValidSets(opts.config, validSetsOf(manifests));
     reportEmailFailures(emailFailures);
   });
 }

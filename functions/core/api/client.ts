@@ -32,6 +32,9 @@ import { createTokenManager, parseToken, type TokenRequestFormat, tokenRequestBo
 import { createTransport, type Received } from './transport';
 import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
 
+/** What one call adds to the client's settings: its abort signal, deadline and retry hook. */
+type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry'>;
+
 export interface ClientCredentials {
   readonly clientId: string;
   readonly clientSecret: string;
@@ -64,8 +67,6 @@ export interface ApiClientOptions {
   readonly random?: () => number;
   readonly events?: ApiEvents;
   readonly log?: Log;
-  /** Milliseconds left to the caller (e.g. Lambda remaining time): retries never sleep past it. */
-  readonly deadlineMs?: () => number;
   /** The largest response body read (bytes). Default 32 MiB (`DEFAULT_MAX_RESPONSE_BYTES`). */
   readonly maxResponseBytes?: number;
 }
@@ -95,27 +96,27 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   const pageSize = options.pageSize ?? 500;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const http = options.http({ connections: concurrency, timeoutMs: Math.max(timeoutMs, 1) });
-  // near the deadline an attempt gets only the time that is left (but at least a second to try)
-  const attemptTimeoutMs = () => {
-    const left = options.deadlineMs?.();
-    return left === undefined ? timeoutMs : Math.min(timeoutMs, Math.max(MIN_ATTEMPT_MS, left));
-  };
+  // near the call's deadline an attempt gets only the time that is left (but at least a second to try)
   const send = createTransport({
     http,
     limiter: createLimiter(concurrency),
-    timeoutMs: attemptTimeoutMs,
+    timeoutMs: (req) => {
+      const left = req.deadlineMs?.();
+      return left === undefined ? timeoutMs : Math.min(timeoutMs, Math.max(MIN_ATTEMPT_MS, left));
+    },
   });
 
-  const retryContext = (route: string, signal?: AbortSignal): RetryContext => ({
+  const retryContext = (route: string, call: Call): RetryContext => ({
     policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, maxRetries: options.maxRetries ?? 5 },
     sleep: options.sleep ?? ((ms, s) => sleepTimer(ms, undefined, { signal: s })),
     random: options.random ?? Math.random,
-    ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}),
-    ...(signal ? { signal } : {}),
+    ...(call.deadlineMs ? { deadlineMs: call.deadlineMs } : {}),
+    ...(call.signal ? { signal: call.signal } : {}),
     onRetry: ({ attempt, delayMs, failure }) => {
       const info = { route, status: failure.status, attempt, delayMs, reason: failure.reason };
       log.warn('retrying API request', info);
       events.onRetry?.(info);
+      call.onRetry?.(info);
     },
   });
 
@@ -137,8 +138,10 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
     return new RetryableFailure(final, res.status, `HTTP ${res.status}`, retryAfter);
   };
 
-  const fetchToken = () =>
-    withRetries(retryContext('oauth/token'), async () => {
+  // a token request runs under the deadline and retry hook of the call that needed it, not its signal
+  // (concurrent calls share the request)
+  const fetchToken = (call: Call = {}) =>
+    withRetries(retryContext('oauth/token', { ...call, signal: undefined }), async () => {
       const creds = await options.credentials();
       redactor.add(creds.clientSecret, true);
       const res = await send({
@@ -146,6 +149,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
         url: tokenUrl(options.baseUrl),
         path: '/oauth/token',
         maxBytes,
+        ...(call.deadlineMs ? { deadlineMs: call.deadlineMs } : {}),
         ...tokenRequestBody(creds, options.tokenRequest ?? 'json', {
           accept: 'application/json',
           'user-agent': USER_AGENT,
@@ -160,9 +164,9 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       const failure = failureOf('POST', '/oauth/token', res);
       throw retryableOr(res, (a, o) => tokenError(failure, a, o));
     });
-  const tokens = createTokenManager({ fetchToken, now });
+  const tokens = createTokenManager<Call>({ fetchToken, now });
 
-  const fetchPage = async (request: ReportRequest, cursor: string | null, signal?: AbortSignal) => {
+  const fetchPage = async (request: ReportRequest, cursor: string | null, call: Call) => {
     const path = `/v2/${request.route}`;
     const url = dataUrl(
       options.baseUrl,
@@ -170,7 +174,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       buildQuery(request, { arrayFormat, pageSize, cursor }),
     );
     const sent = { instanceIds: request.filters.instanceIds ?? [], metrics: request.metrics ?? [] };
-    return withRetries(retryContext(request.route, signal), async () => {
+    return withRetries(retryContext(request.route, call), async () => {
       const get = (jwt: string) => {
         return send({
           method: 'GET',
@@ -178,16 +182,17 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
           path,
           maxBytes,
           headers: { authorization: `Bearer ${jwt}`, accept: 'application/json', 'user-agent': USER_AGENT },
-          ...(signal ? { signal } : {}),
+          ...(call.signal ? { signal: call.signal } : {}),
+          ...(call.deadlineMs ? { deadlineMs: call.deadlineMs } : {}),
         });
       };
-      const jwt = await tokens.get();
+      const jwt = await tokens.get(call);
       let res = await get(jwt);
       if (res.status === 401) {
         // exactly one re-authentication and one retry of this request (docs/api-assumptions.md)
         events.onReauth?.({ route: request.route });
         log.info('data route answered 401; re-authenticating once', { route: request.route });
-        res = await get(await tokens.refresh(jwt));
+        res = await get(await tokens.refresh(jwt, call));
         if (res.status === 401) {
           const e = dataRouteError(failureOf('GET', path, res), sent);
           throw new ExporterError('API_UNAUTHORIZED', `${e.message} — even after re-authenticating once`, {
@@ -207,7 +212,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       const pagesOfRequest = paginate({
         label: `GET /v2/${request.route}`,
         startCursor: pageOptions.cursor ?? null,
-        fetchPage: (cursor) => fetchPage(request, cursor, pageOptions.signal),
+        fetchPage: (cursor) => fetchPage(request, cursor, pageOptions),
       });
       try {
         yield* pagesOfRequest;

@@ -19,16 +19,20 @@ const SKEWED_REUSE_MS = 60_000;
 /** The 200 body of the token route. */
 export const TokenResponseSchema = z.object({ jwt: z.string().check(z.minLength(1)) });
 
-export interface TokenManager {
+/**
+ * `C` is the caller's call (its deadline and retry hook, for the client): a token request runs under
+ * the call that started it; concurrent callers share it.
+ */
+export interface TokenManager<C = undefined> {
   /** A token fresh enough to use now; fetches one (once, for all concurrent callers) when needed. */
-  get(): Promise<string>;
+  get(call?: C): Promise<string>;
   /** A replacement for `rejected`, which a data route refused with 401. */
-  refresh(rejected: string): Promise<string>;
+  refresh(rejected: string, call?: C): Promise<string>;
 }
 
-export interface TokenManagerOptions {
-  /** Performs the token request (with its retries) and returns the JWT. */
-  readonly fetchToken: () => Promise<string>;
+export interface TokenManagerOptions<C = undefined> {
+  /** Performs the token request (with its retries) for `call` and returns the JWT. */
+  readonly fetchToken: (call?: C) => Promise<string>;
   readonly now: () => number;
 }
 
@@ -57,16 +61,16 @@ export function refreshAtMs(jwt: string, issuedAtMs: number): number {
   return expiresAt - margin;
 }
 
-export function createTokenManager(options: TokenManagerOptions): TokenManager {
+export function createTokenManager<C = undefined>(options: TokenManagerOptions<C>): TokenManager<C> {
   let current: { jwt: string; refreshAt: number } | null = null;
   let inflight: Promise<string> | null = null;
 
-  const fetchOnce = (): Promise<string> => {
+  const fetchOnce = (call?: C): Promise<string> => {
     if (inflight) return inflight;
     // issue time is taken before the request, so a slow token route errs on the early side
     const issuedAt = options.now();
     inflight = options
-      .fetchToken()
+      .fetchToken(call)
       .then((jwt) => {
         current = { jwt, refreshAt: refreshAtMs(jwt, issuedAt) };
         return jwt;
@@ -80,16 +84,16 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const fresh = () => (current !== null && options.now() < current.refreshAt ? current.jwt : null);
 
   return {
-    async get() {
-      return fresh() ?? fetchOnce();
+    async get(call?: C) {
+      return fresh() ?? fetchOnce(call);
     },
-    async refresh(rejected: string) {
+    async refresh(rejected: string, call?: C) {
       if (inflight) return inflight;
       const jwt = fresh();
       // another caller already replaced the rejected token: use the replacement
       if (jwt !== null && jwt !== rejected) return jwt;
       current = null;
-      return fetchOnce();
+      return fetchOnce(call);
     },
   };
 }

@@ -20,6 +20,8 @@ export interface SentRequest {
   readonly signal?: AbortSignal;
   /** The largest body accepted (bytes); a larger one is API_BAD_RESPONSE, never read whole. */
   readonly maxBytes?: number;
+  /** Milliseconds the caller may still use; the client shortens the attempt to it. */
+  readonly deadlineMs?: () => number;
 }
 
 /** A response with its whole body read. */
@@ -28,8 +30,8 @@ export type Received = HttpAnswer;
 export interface TransportOptions {
   readonly http: Http;
   readonly limiter: Limiter;
-  /** The timeout of an attempt starting now (the client shortens it near its deadline). */
-  readonly timeoutMs: () => number;
+  /** The timeout of `req`'s attempt starting now (the client shortens it near the call's deadline). */
+  readonly timeoutMs: (req: SentRequest) => number;
 }
 
 class RequestTimeout extends Error {
@@ -46,7 +48,7 @@ export function createTransport(options: TransportOptions): Transport {
   return (req) =>
     options.limiter.run(async () => {
       const controller = new AbortController();
-      const timeoutMs = options.timeoutMs();
+      const timeoutMs = options.timeoutMs(req);
       const timer = setTimeout(() => controller.abort(new RequestTimeout(timeoutMs)), timeoutMs);
       const onAbort = () => controller.abort(req.signal?.reason);
       req.signal?.addEventListener('abort', onAbort, { once: true });

@@ -42,17 +42,28 @@ export interface PageOptions {
   /** Resume at this cursor (from an earlier, interrupted export); null/undefined = first page. */
   readonly cursor?: string | null;
   readonly signal?: AbortSignal;
+  /**
+   * Milliseconds this call may still use (e.g. the Lambda invocation's remaining time, less a
+   * reserve): attempts are shortened and retry waits never pass it. Absent = no limit. Per call, so
+   * a client shared across invocations never carries one invocation's clock into the next.
+   */
+  readonly deadlineMs?: () => number;
+  /** Called for each retry this call makes (its token requests included), beside `ApiEvents.onRetry`. */
+  readonly onRetry?: (info: RetryInfo) => void;
 }
 
-/** Observability hooks; all optional, all secret-free. */
+/** One retry, as the hooks see it: secret-free. */
+export interface RetryInfo {
+  readonly route: string;
+  readonly status: number | null;
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly reason: string;
+}
+
+/** Observability hooks of the whole client; all optional, all secret-free. */
 export interface ApiEvents {
-  onRetry?(info: {
-    route: string;
-    status: number | null;
-    attempt: number;
-    delayMs: number;
-    reason: string;
-  }): void;
+  onRetry?(info: RetryInfo): void;
   onReauth?(info: { route: string }): void;
 }
 

@@ -79,7 +79,11 @@ export function metricSuggestions(config: Config, known: Iterable<string>): Metr
   return out;
 }
 
-/** The warning line `validate` prints for a suggestion. */
-export function suggestionMessage(s: MetricSuggestion): string {
-  return `${s.path}: metric "${s.name}" is not a name we know — did you mean "${s.suggestion}"? (a warning only: the API may know names we do not; \`report-exporter check\` asks it)`;
+/**
+ * The warning line `validate` prints for a suggestion; `learnedOn` is the route whose 400 named the
+ * suggested name, when only the API (not the document or the simulator) knows it.
+ */
+export function suggestionMessage(s: MetricSuggestion, learnedOn?: string): string {
+  const source = learnedOn ? `, a name the API listed as valid on ${learnedOn} in an earlier 400` : '';
+  return `${s.path}: metric "${s.name}" is not a name we know — did you mean "${s.suggestion}"${source}? (a warning only: the API may know names we do not; \`report-exporter check\` asks it)`;
 }

@@ -5,6 +5,7 @@
  * missing it asks again in the other array encodings and names the one the server understands.
  */
 import type { ArrayFormat, ReportingApi } from '../api/types';
+import { validMetricsOf } from '../config/known-metrics';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig } from '../config/schema';
 import { describeError } from '../errors';
@@ -25,6 +26,8 @@ export interface CheckResult {
   /** When metrics were missing: the array encoding that returned them all, if any. */
   readonly arrayFormatThatWorks?: ArrayFormat | null;
   readonly error?: string;
+  /** When the server answered 400 naming the valid metric names: that set (for `validate`). */
+  readonly validMetrics?: readonly string[];
 }
 
 /** Makes a client for one encoding (the caller closes it). */
@@ -95,6 +98,7 @@ export async function checkReport(
   } catch (err: unknown) {
     // a server strict about its array encoding answers 400 to ours: see whether another one works
     const works = metrics.length > 0 ? await otherFormat(config, report, window, clientFor) : undefined;
+    const validMetrics = validMetricsOf(err);
     return {
       ...base,
       ok: false,
@@ -105,6 +109,7 @@ export async function checkReport(
       cursor: 'unknown',
       error: describeError(err),
       ...(works ? { arrayFormatThatWorks: works } : {}),
+      ...(validMetrics ? { validMetrics } : {}),
     };
   }
   const got = returned(page.rows, metrics);

@@ -17,6 +17,7 @@
 import { isOutOfTime } from '../api/retry';
 import { WindowLease, WORKFLOW_LEASE } from '../commit/lease';
 import { type PartitionCommit, partitionCommit } from '../commit/partition';
+import { validMetricsOf } from '../config/known-metrics';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig, ScheduleConfig } from '../config/schema';
 import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
@@ -123,19 +124,16 @@ async function exportWithLease(
   /** The cursor of the next page to fetch, and how many pages this step took (for a deadline pause). */
   let nextCursor = resumed?.cursor ?? null;
   let stepPages = 0;
+  let retries = 0;
+  /** This step's own counts, returned with its result (the Export handler's metrics). */
+  const step = () => ({ pages: stepPages, rows: writer.rows - (resumed?.rows ?? 0), retries });
   const progress = (done: boolean) =>
-    deps.onProgress?.({
-      reportId: task.reportId,
-      pages,
-      rows: writer.rows,
-      stepPages,
-      stepRows: writer.rows - (resumed?.rows ?? 0),
-      done,
-    });
+    deps.onProgress?.({ reportId: task.reportId, pages, rows: writer.rows, done });
   const outcome = (
     status: 'succeeded' | 'failed',
     error: string | null,
     errorCode?: string,
+    validMetrics?: string[],
   ): ManifestReport => {
     const warnings = writer.warnings();
     const counted = {
@@ -148,6 +146,7 @@ async function exportWithLease(
       return failedEntry(task.reportId, report.route, error ?? 'the export failed', {
         ...counted,
         ...(errorCode ? { errorCode } : {}),
+        ...(validMetrics ? { validMetrics } : {}),
       });
     return {
       reportId: task.reportId,
@@ -164,7 +163,12 @@ async function exportWithLease(
     await writer.closePart();
     const state = { version: 1 as const, cursor, pages, ...writer.snapshot(), guards: guards.snapshot() };
     deps.log.info('export paused for continuation', { reportId: task.reportId, pages, rows: writer.rows });
-    return { status: 'continue', task, checkpoint: boundedCheckpoint(state, report, deps.api) };
+    return {
+      status: 'continue',
+      task,
+      checkpoint: boundedCheckpoint(state, report, deps.api),
+      step: step(),
+    };
   };
 
   const controller = new AbortController();
@@ -172,6 +176,10 @@ async function exportWithLease(
     const source = deps.api.pages(reportRequest(report, task.window), {
       cursor: resumed?.cursor ?? null,
       signal: controller.signal,
+      ...(deps.apiDeadlineMs ? { deadlineMs: deps.apiDeadlineMs } : {}),
+      onRetry: () => {
+        retries += 1;
+      },
     });
     for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
       guards.observe(page);
@@ -221,6 +229,7 @@ async function exportWithLease(
       status: 'done',
       task,
       outcome: { ...done, manifest: committed, ...(previous !== undefined ? { previous } : {}) },
+      step: step(),
     };
   } catch (err: unknown) {
     controller.abort();
@@ -247,10 +256,11 @@ async function exportWithLease(
       task,
       outcome: {
         window: task.window,
-        manifest: outcome('failed', reason, code),
+        manifest: outcome('failed', reason, code, validMetricsOf(failure)),
         top: [],
         ...(previous !== undefined ? { previous } : {}),
       },
+      step: step(),
     };
   } finally {
     writer.release();

@@ -9,7 +9,9 @@ export function failedEntry(
   reportId: string,
   route: string,
   error: string,
-  extra: Partial<Pick<ManifestReport, 'rowCount' | 'pages' | 'columns' | 'errorCode' | 'warnings'>> = {},
+  extra: Partial<
+    Pick<ManifestReport, 'rowCount' | 'pages' | 'columns' | 'errorCode' | 'warnings' | 'validMetrics'>
+  > = {},
 ): ManifestReport {
   return {
     reportId,

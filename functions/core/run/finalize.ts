@@ -5,6 +5,10 @@
  * merge its outcomes into the window's manifest (see `core/commit/close.ts`), then send the
  * summaries when there is a mailer and anyone to send them to. The email, the completion event and
  * the CLI's exit code describe this run (its record), not the window's merged state.
+ *
+ * A failed email does not throw: the data and manifests are written by then, so the result carries
+ * the manifest and `emailError`, and each caller decides (the Finalize handler announces the run,
+ * then fails the execution so the alarm fires; the CLI prints the run, then exits 1).
  */
 
 import { closeWindow } from '../commit/close';
@@ -19,7 +23,10 @@ import { findSchedule } from './lookup';
 import { restateWindow } from './restate';
 import type { FinalizeDeps, FinalizeResult, ReportOutcome, RunPlan } from './types';
 
-/** Writes the manifest and sends the summary. Outcomes are listed in the plan's task order. */
+/**
+ * Writes the manifest and sends the summary. Outcomes are listed in the plan's task order. Throws
+ * only when the run could not be recorded; an email that failed is `emailError` in the result.
+ */
 export async function finalizeRun(
   config: Config,
   plan: RunPlan,
@@ -69,6 +76,7 @@ export async function finalizeRun(
   const key = await closeWindow(config, plan, reports, deps, restated);
 
   let emailed = 0;
+  let emailError: ExporterError | undefined;
   if (deps.mailer && hasAudience(config, schedule)) {
     try {
       const result = await deliverSummary(
@@ -86,14 +94,16 @@ export async function finalizeRun(
       );
       emailed = result.sent;
     } catch (err: unknown) {
-      // The manifest is written: callers find it by `details.manifestKey` and still report the run.
-      throw new ExporterError('EMAIL_FAILED', `the summary email was not sent: ${describeError(err)}`, {
-        cause: err,
-        details: { manifestKey: key },
-      });
+      emailError = new ExporterError(
+        'EMAIL_FAILED',
+        `the summary email was not sent: ${describeError(err)}`,
+        {
+          cause: err,
+        },
+      );
     }
   }
-  return { manifestKey: key, runRecordKey: recordKey, manifest, emailed };
+  return { manifestKey: key, runRecordKey: recordKey, manifest, emailed, emailError };
 }
 
 /** The schedule's latest manifest with a window end before `windowEnd`, or null. */

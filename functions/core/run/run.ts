@@ -10,14 +10,20 @@
 
 import { WindowLease, WORKFLOW_LEASE } from '../commit/lease';
 import type { Config } from '../config/schema';
-import type { Manifest } from '../manifest';
 import { exportReportStep } from './export-step';
 import { finalizeRun } from './finalize';
 import { planRun } from './plan';
-import type { ReportOutcome, ReportTask, RunDeps, RunRequest } from './types';
+import type { FinalizeResult, ReportOutcome, ReportTask, RunDeps, RunRequest } from './types';
 
-/** Runs one schedule occurrence end to end and returns its manifest (already written). */
-export async function runSchedule(config: Config, request: RunRequest, deps: RunDeps): Promise<Manifest> {
+/**
+ * Runs one schedule occurrence end to end and returns what `finalizeRun` returns: the run's manifest
+ * (already written) and, when only the summary email failed, `emailError` for the caller to report.
+ */
+export async function runSchedule(
+  config: Config,
+  request: RunRequest,
+  deps: RunDeps,
+): Promise<FinalizeResult> {
   const plan = planRun(config, request, deps);
   const perWindow = plan.tasks.length / (plan.lookback.length + 1);
   deps.log.info('run planned', {
@@ -47,8 +53,7 @@ export async function runSchedule(config: Config, request: RunRequest, deps: Run
         return result.outcome;
       },
     );
-    const { manifest } = await finalizeRun(config, plan, outcomes, deps);
-    return manifest;
+    return await finalizeRun(config, plan, outcomes, deps);
   } finally {
     heartbeat.stop();
     await lease.release();

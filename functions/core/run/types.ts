@@ -75,9 +75,27 @@ export const ReportOutcomeSchema = z.object({
 });
 export type ReportOutcome = z.infer<typeof ReportOutcomeSchema>;
 
+/** What one step did by itself (a continuation step starts at 0): for the step's metrics. */
+const StepCountsSchema = z.object({
+  pages: z.int().check(z.nonnegative()),
+  rows: z.int().check(z.nonnegative()),
+  /** API retries of this step's requests (token requests included). */
+  retries: z.int().check(z.nonnegative()),
+});
+
 export const ExportStepResultSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('continue'), task: ReportTaskSchema, checkpoint: ExportCheckpointSchema }),
-  z.object({ status: z.literal('done'), task: ReportTaskSchema, outcome: ReportOutcomeSchema }),
+  z.object({
+    status: z.literal('continue'),
+    task: ReportTaskSchema,
+    checkpoint: ExportCheckpointSchema,
+    step: StepCountsSchema,
+  }),
+  z.object({
+    status: z.literal('done'),
+    task: ReportTaskSchema,
+    outcome: ReportOutcomeSchema,
+    step: StepCountsSchema,
+  }),
 ]);
 export type ExportStepResult = z.infer<typeof ExportStepResultSchema>;
 
@@ -88,11 +106,12 @@ export type ExportStepResult = z.infer<typeof ExportStepResultSchema>;
  *   planRun(config, request, deps: PlanDeps): RunPlan                               → ./plan.ts
  *   exportReportStep(config, task, checkpoint | null, deps: ExportDeps): ExportStepResult  → ./export-step.ts
  *   finalizeRun(config, plan, outcomes, deps: FinalizeDeps): FinalizeResult         → ./finalize.ts
- *   runSchedule(config, request, deps: RunDeps): Manifest  (plan → exports → finalize, in-process) → ./run.ts
+ *   runSchedule(config, request, deps: RunDeps): FinalizeResult  (plan → exports → finalize, in-process) → ./run.ts
  */
 import type { ReportingApi } from '../api/types';
 import type { LeaseOptions } from '../commit/lease';
 import type { Mailer, ParameterReader } from '../email/types';
+import type { ExporterError } from '../errors';
 import type { Encoder } from '../export/encoder';
 import type { Log } from '../log';
 import type { Manifest } from '../manifest';
@@ -108,9 +127,6 @@ export interface ExportProgress {
   /** Pages and rows of the whole export so far (all steps). */
   readonly pages: number;
   readonly rows: number;
-  /** Pages and rows of this step alone (a continuation step starts at 0). */
-  readonly stepPages: number;
-  readonly stepRows: number;
   readonly done: boolean;
 }
 
@@ -120,6 +136,11 @@ export interface ExportDeps {
   readonly log: Log;
   /** Milliseconds left before the step must stop and return a checkpoint (Lambda); absent = no limit. */
   readonly timeLeftMs?: () => number;
+  /**
+   * Milliseconds this step's API requests may still use (the invocation's remaining time less a
+   * reserve, so a report fails or pauses cleanly before the Lambda times out); absent = no limit.
+   */
+  readonly apiDeadlineMs?: () => number;
   readonly onProgress?: (progress: ExportProgress) => void;
   /** Writer sizes and the continuation margin; defaults suit Lambda and the CLI. */
   readonly tuning?: ExportTuning;
@@ -165,9 +186,14 @@ export interface FinalizeResult {
   readonly manifest: Manifest;
   /** Number of messages sent (0 when no email). */
   readonly emailed: number;
+  /**
+   * Why the summary email failed (`EMAIL_FAILED`), everything else being written; undefined when it
+   * was sent or there was none to send. The caller reports the run, then fails (see ./finalize.ts).
+   */
+  readonly emailError: ExporterError | undefined;
 }
 
-export interface RunDeps extends PlanDeps, Omit<ExportDeps, 'timeLeftMs'>, FinalizeDeps {
+export interface RunDeps extends PlanDeps, Omit<ExportDeps, 'timeLeftMs' | 'apiDeadlineMs'>, FinalizeDeps {
   readonly log: Log;
   readonly now: () => Date;
 }

@@ -351,17 +351,48 @@ describe('retries', () => {
     );
   });
 
-  it('never sleeps past the deadline: a Retry-After longer than the time left fails at once', async () => {
-    const { client, waits } = setup(() => ({ status: 429, headers: { 'retry-after': '30' } }), {
-      deadlineMs: () => 10_000,
-    });
-    const err = await failure(client.pages(REQUEST));
+  it("never sleeps past the call's deadline: a Retry-After longer than the time left fails at once", async () => {
+    const { client, waits } = setup(() => ({ status: 429, headers: { 'retry-after': '30' } }));
+    const err = await failure(client.pages(REQUEST, { deadlineMs: () => 10_000 }));
     expect(err.code).toBe('API_RATE_LIMITED');
     expect(err.message).toContain('the next wait would pass the deadline');
     expect(waits).toEqual([]);
     // marked, so the export step can end with a checkpoint instead of failing the report
     expect(isOutOfTime(err)).toBe(true);
     expect(err.details.outOfTime).toBe(true);
+  });
+
+  it('keeps each call to its own deadline and retry count on one shared client (nothing carries over)', async () => {
+    let tokenCalls = 0;
+    const { client, waits, events } = setup(
+      (_req, n) => (n < 2 ? { status: 503 } : { status: 429, headers: { 'retry-after': '30' } }),
+      { maxRetries: 2 },
+      {
+        // the first token request fails once: its retry is the first call's
+        tokenReply: () =>
+          tokenCalls++ === 0
+            ? { status: 503 }
+            : { status: 200, body: { jwt: makeJwt({ sub: 't', exp: 4_000_000_000 }) } },
+      },
+    );
+    const first: number[] = [];
+    const late = await failure(
+      client.pages(REQUEST, { deadlineMs: () => 60_000, onRetry: (i) => first.push(i.status ?? 0) }),
+    );
+    // token 503, data 503, data 503 retried; the third data answer (429) is the last allowed attempt
+    expect(first).toEqual([503, 503, 503]);
+    expect(late.code).toBe('API_RATE_LIMITED');
+    expect(isOutOfTime(late)).toBe(false);
+    // the next call (the next invocation) brings its own, shorter clock and counts from zero
+    const second: number[] = [];
+    const early = await failure(
+      client.pages(REQUEST, { deadlineMs: () => 5_000, onRetry: (i) => second.push(i.status ?? 0) }),
+    );
+    expect(isOutOfTime(early)).toBe(true);
+    expect(second).toEqual([]);
+    // the client-wide hook saw every retry of both calls; no wait ever passed a call's deadline
+    expect(events.retries.map((r) => r.status)).toEqual([503, 503, 503]);
+    expect(waits.every((w) => w < 60_000)).toBe(true);
   });
 
   it('does not mark a failure that simply ran out of retries as out of time', async () => {
@@ -374,13 +405,13 @@ describe('retries', () => {
   it('shortens an attempt to the time left before the deadline', async () => {
     const { client } = setup(
       pagesOf(1),
-      { timeoutMs: 30_000, maxRetries: 0, deadlineMs: () => 1000 },
+      { timeoutMs: 30_000, maxRetries: 0 },
       {
         failures: [{ match: (p) => p.startsWith('/v2/'), delayMs: 5000 }],
       },
     );
     const started = Date.now();
-    const err = await failure(client.pages(REQUEST));
+    const err = await failure(client.pages(REQUEST, { deadlineMs: () => 1000 }));
     expect(err.code).toBe('API_NETWORK');
     expect(err.message).toContain('timed out');
     expect(Date.now() - started).toBeLessThan(2500);

@@ -37,8 +37,8 @@ function api(posts: ReportingApi, creators: ReportingApi = pagedApi(postRows(30,
   };
 }
 
-function run(sink: Sink, a: ReportingApi, runId: string, reportIds?: string[]) {
-  return runSchedule(
+async function run(sink: Sink, a: ReportingApi, runId: string, reportIds?: string[]) {
+  const { manifest } = await runSchedule(
     config,
     { ...REQUEST, ...(reportIds ? { reportIds } : {}) },
     {
@@ -51,6 +51,7 @@ function run(sink: Sink, a: ReportingApi, runId: string, reportIds?: string[]) {
       tuning: { rowGroupRows: 100 },
     },
   );
+  return manifest;
 }
 
 describe('commit protocol', () => {

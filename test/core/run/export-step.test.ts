@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSink } from '#adapters/fs-sink';
+import type { ReportingApi } from '#core/api/types';
 import { silentLog } from '#core/log';
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportCheckpoint, ExportDeps, ReportOutcome, ReportTask } from '#core/run/types';
@@ -44,6 +45,22 @@ async function exportAll(d: ExportDeps): Promise<{ outcome: ReportOutcome; steps
     checkpoint = JSON.parse(JSON.stringify(result.checkpoint)) as ExportCheckpoint; // as Step Functions would
   }
   throw new Error('never finished');
+}
+
+/** `inner`, each page's request retried once (through the call's own hook); records each call's deadline. */
+function retryOncePerPage(inner: ReportingApi): { api: ReportingApi; deadlines: Array<number | undefined> } {
+  const deadlines: Array<number | undefined> = [];
+  const api: ReportingApi = {
+    ...inner,
+    async *pages(request, options) {
+      deadlines.push(options?.deadlineMs?.());
+      for await (const page of inner.pages(request, options)) {
+        options?.onRetry?.({ route: request.route, status: 503, attempt: 1, delayMs: 0, reason: 'HTTP 503' });
+        yield page;
+      }
+    },
+  };
+  return { api, deadlines };
 }
 
 async function readBack(format: 'parquet' | 'csv') {
@@ -88,6 +105,32 @@ describe('exportReportStep', () => {
     expect(resumed.outcome.top).toEqual(whole.outcome.top);
     expect(await readBack('parquet')).toEqual(wholeBack);
     expect(await readBack('csv')).toEqual(wholeBack);
+  });
+
+  it("returns the step's own pages, rows and API retries, and passes the step's API deadline to every call", async () => {
+    const { api, deadlines } = retryOncePerPage(pagedApi(postRows(250), 30));
+    const one = await exportReportStep(postsConfig(), TASK, null, deps({ api, apiDeadlineMs: () => 42_000 }));
+    expect(one.status).toBe('done');
+    expect(one.step).toEqual({ pages: 9, rows: 250, retries: 9 });
+    expect(deadlines).toEqual([42_000]);
+
+    // one page per step: each step counts only itself, never what an earlier step did
+    const steps = [];
+    let checkpoint: ExportCheckpoint | null = null;
+    for (;;) {
+      const result = await exportReportStep(
+        postsConfig(),
+        TASK,
+        checkpoint,
+        deps({ api, timeLeftMs: () => 0, tuning: { rowGroupRows: 40, safetyMarginMs: 1 } }),
+      );
+      steps.push(result.step);
+      if (result.status === 'done') break;
+      checkpoint = JSON.parse(JSON.stringify(result.checkpoint)) as ExportCheckpoint;
+    }
+    expect(steps.map((s) => [s.pages, s.rows])).toEqual([...Array(8).fill([1, 30]), [1, 10]]);
+    // a step's retries are those of the requests it made (pages read ahead included)
+    for (const s of steps) expect(s.retries).toBeGreaterThanOrEqual(1);
   });
 
   it('a re-run with fewer rows replaces the partition and leaves no stale part', async () => {

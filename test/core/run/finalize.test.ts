@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSink } from '#adapters/fs-sink';
+import { isExporterError } from '#core/errors';
 import { silentLog } from '#core/log';
 import type { Manifest, ManifestReport } from '#core/manifest';
 import { finalizeRun, previousManifest } from '#core/run/finalize';
@@ -61,7 +62,33 @@ describe('finalizeRun', () => {
       JSON.parse(new TextDecoder().decode((await sink.getObject(result.manifestKey)) ?? new Uint8Array())),
     ).toEqual(result.manifest);
     expect(result.emailed).toBe(1);
+    expect(result.emailError).toBeUndefined();
     expect(mailer.sent[0]?.subject).toMatch(/^PARTIAL: /);
+  });
+
+  it('returns a failed email as emailError beside the written manifest, instead of throwing', async () => {
+    const sink = createFsSink(dir);
+    const plan = planRun(
+      CONFIG,
+      { scheduleId: 'weekly', scheduledTime: '2026-11-23T07:00:00Z' },
+      { now: () => new Date('2026-11-23T07:00:00Z'), newRunId: () => 'run-2' },
+    );
+    const refusing = { send: () => Promise.reject(new Error('SES said MessageRejected')) };
+    const result = await finalizeRun(CONFIG, plan, [{ manifest: report('a', 'succeeded', 5), top: [] }], {
+      sink,
+      mailer: refusing,
+      log: silentLog,
+      now: () => new Date('2026-11-23T07:05:00Z'),
+    });
+    expect(result.emailed).toBe(0);
+    expect(isExporterError(result.emailError, 'EMAIL_FAILED')).toBe(true);
+    expect(result.emailError?.message).toBe('the summary email was not sent: SES said MessageRejected');
+    // the run is recorded all the same: the returned manifest is the one written
+    expect(result.manifest.status).toBe('succeeded');
+    const written = (key: string) =>
+      sink.getObject(key).then((b) => JSON.parse(new TextDecoder().decode(b ?? new Uint8Array())));
+    expect(await written(result.runRecordKey)).toEqual(result.manifest);
+    expect((await written(result.manifestKey)).reports).toEqual(result.manifest.reports);
   });
 
   it('sends nothing without a mailer', async () => {

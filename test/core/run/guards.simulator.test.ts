@@ -37,7 +37,7 @@ async function run(dialect: Partial<Dialect>, api: Api = {}): Promise<Manifest> 
   const config: Config = { ...base, api: { ...base.api, pageSize: 27, ...api } };
   const client = simulatorApi(sim, config);
   try {
-    return await runSchedule(
+    const { manifest } = await runSchedule(
       config,
       { scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' },
       {
@@ -49,6 +49,7 @@ async function run(dialect: Partial<Dialect>, api: Api = {}): Promise<Manifest> 
         newRunId: () => 'run-guards',
       },
     );
+    return manifest;
   } finally {
     await client.close();
   }
