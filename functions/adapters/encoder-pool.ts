@@ -23,9 +23,14 @@ import type { EncodedBytes, Encoder, EncoderRequest, EncoderStream } from '#core
 import { EncoderHost } from '#core/export/encoder';
 
 const WORKER_MARK = 'report-exporter-encoder';
-/** Batches (≈ pages) a stream may have queued in its worker before `append` waits. */
-export const MAX_QUEUED_APPENDS = 8;
-/** Old-generation cap of each worker's heap (a 50k-row group of the bench workload needs ~100 MB). */
+/**
+ * Batches (≈ 1,000-row slices) a stream may have queued in its worker before `append` waits: more than
+ * a whole row group's worth (25 at the default 25,000 rows), so the page consumer goes on filling the
+ * next group while the worker encodes the previous one instead of stopping — and with it the read-ahead
+ * and the API's answers — until the encode ends. Queued slices are serialized messages, ~0.3 MB each.
+ */
+export const MAX_QUEUED_APPENDS = 32;
+/** Old-generation cap of each worker's heap (a 25k-row group of the bench workload needs ~50 MB). */
 export const WORKER_HEAP_MB = 256;
 
 interface Reply {

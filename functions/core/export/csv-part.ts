@@ -1,10 +1,8 @@
 /** CSV encoding of one part: the header, then each row group's lines, as UTF-8. */
-import type { Window } from '../manifest';
-import { columnCells } from './cells';
+import type { GroupCells } from './cells';
 import type { ColumnDef } from './columns';
 import { csvHeader, csvLines } from './csv';
 import type { PartEncoder } from './part-encoder';
-import type { RowGroupBuffer } from './rowgroup';
 
 const encoder = new TextEncoder();
 /** Rows per encoded chunk: bounds the size of the intermediate strings. */
@@ -19,8 +17,8 @@ export class CsvEncoder implements PartEncoder {
     private readonly guard = false,
   ) {}
 
-  group(group: RowGroupBuffer, window: Window): Uint8Array[] {
-    const cols = this.columns.map((c) => columnCells(group, c, window));
+  group(group: GroupCells): Uint8Array[] {
+    const cols = this.columns.map((c) => group.of(c));
     const out: Uint8Array[] = [];
     for (let from = 0; from < group.rows; from += SLICE_ROWS) {
       const rows = csvLines(cols, from, Math.min(group.rows, from + SLICE_ROWS), this.guard);

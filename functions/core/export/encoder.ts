@@ -11,6 +11,7 @@
  * encoder is passed). Both answer a stream's calls in order.
  */
 import type { Window } from '../manifest';
+import { GroupCells } from './cells';
 import type { ColumnDef } from './columns';
 import type { Format } from './keys';
 import { PART_ENCODERS, type PartEncoder } from './part-encoder';
@@ -71,9 +72,9 @@ export class EncoderHost {
     const encoders = this.part(state, req.part);
     const out: EncodedBytes = {};
     if (req.op === 'encode') {
-      const group = state.group;
+      const cells = new GroupCells(state.group, req.part.window);
       state.group = new RowGroupBuffer();
-      for (const [format, enc] of encoders) out[format] = enc.group(group, req.part.window);
+      for (const [format, enc] of encoders) out[format] = enc.group(cells);
     } else {
       for (const [format, enc] of encoders) out[format] = enc.finish();
       state.parts.delete(req.part.id);

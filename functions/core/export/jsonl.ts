@@ -6,12 +6,10 @@
  * (RFC 1952), which gzip readers decompress as a whole.
  */
 import { gzipSync } from 'node:zlib';
-import type { Window } from '../manifest';
-import { columnCells } from './cells';
+import type { GroupCells } from './cells';
 import type { ColumnDef } from './columns';
 import type { Cell } from './flatten';
 import type { PartEncoder } from './part-encoder';
-import type { RowGroupBuffer } from './rowgroup';
 
 /** Rows per gzip member: bounds the size of the intermediate strings. */
 const SLICE_ROWS = 5_000;
@@ -30,8 +28,8 @@ export class JsonlEncoder implements PartEncoder {
     this.keys = columns.map((c) => `${JSON.stringify(c.name)}:`);
   }
 
-  group(group: RowGroupBuffer, window: Window): Uint8Array[] {
-    const cols = this.columns.map((c) => columnCells(group, c, window));
+  group(group: GroupCells): Uint8Array[] {
+    const cols = this.columns.map((c) => group.of(c));
     const out: Uint8Array[] = [];
     for (let from = 0; from < group.rows; from += SLICE_ROWS) {
       const to = Math.min(group.rows, from + SLICE_ROWS);

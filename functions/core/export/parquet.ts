@@ -11,12 +11,10 @@
  * part written group by group is byte-identical to the library's `ParquetWriter` given the same rows.
  */
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import type { Window } from '../manifest';
-import { columnCells, epochDay, epochMicros } from './cells';
+import { epochDay, epochMicros, type GroupCells } from './cells';
 import type { ColumnDef } from './columns';
 import type { Cell } from './flatten';
 import type { PartEncoder } from './part-encoder';
-import type { RowGroupBuffer } from './rowgroup';
 
 type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
 type ColumnData = Parameters<ParquetWriter['write']>[0]['columnData'][number]['data'];
@@ -122,11 +120,11 @@ export class ParquetEncoder implements PartEncoder {
     });
   }
 
-  group(group: RowGroupBuffer, window: Window): Uint8Array[] {
+  group(group: GroupCells): Uint8Array[] {
     if (group.rows > 0) {
       const columnData = this.columns.map((c) => ({
         name: c.name,
-        data: parquetValues(c.type, columnCells(group, c, window)),
+        data: parquetValues(c.type, group.of(c)),
       }));
       // a Writer whose flush() returns nothing makes write() synchronous
       void this.writer.write({ columnData, rowGroupSize: group.rows });

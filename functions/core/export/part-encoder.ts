@@ -4,17 +4,16 @@
  * or the header of a part without rows) at the end. They run in the encoder worker (`encoder.ts`),
  * never on the thread that fetches pages. A new format is one entry here and one in the registry (`formats.ts`).
  */
-import type { Window } from '../manifest';
+import type { GroupCells } from './cells';
 import type { ColumnDef } from './columns';
 import { CsvEncoder } from './csv-part';
 import type { Format } from './formats';
 import { JsonlEncoder } from './jsonl';
 import { ParquetEncoder } from './parquet';
-import type { RowGroupBuffer } from './rowgroup';
 
 export interface PartEncoder {
   /** The bytes of one row group (with the file's header first, where the format has one). */
-  group(group: RowGroupBuffer, window: Window): Uint8Array[];
+  group(cells: GroupCells): Uint8Array[];
   /** The part's last bytes. */
   finish(): Uint8Array[];
 }

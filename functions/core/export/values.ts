@@ -6,7 +6,7 @@
  */
 import type { ColumnType } from '../manifest';
 import type { Cell } from './flatten';
-import { epochMicros, isCalendarDate } from './temporal';
+import { isCalendarDate, isZonedDateTime } from './temporal';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -35,7 +35,7 @@ export function breakOf(type: ColumnType, value: Cell): BreakCode | null {
     case 'date':
       return typeof value === 'string' && isCalendarDate(value) ? null : 'TYPE_BREAK';
     case 'timestamp':
-      return typeof value === 'string' && epochMicros(value) !== null ? null : 'TYPE_BREAK';
+      return typeof value === 'string' && isZonedDateTime(value) ? null : 'TYPE_BREAK';
   }
 }
 

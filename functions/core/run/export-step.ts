@@ -38,7 +38,7 @@ import { reportRequest } from './request';
 import { entryBefore } from './restate';
 import type { ExportCheckpoint, ExportDeps, ExportStepResult, ReportTask } from './types';
 
-const DEFAULTS = { rowGroupRows: 50_000, maxPartBytes: 512 * 1024 * 1024, safetyMarginMs: 60_000 };
+const DEFAULTS = { rowGroupRows: 25_000, maxPartBytes: 512 * 1024 * 1024, safetyMarginMs: 60_000 };
 
 /** Exports one report, or as much of it as the time budget allows. Never throws for export failures. */
 export async function exportReportStep(

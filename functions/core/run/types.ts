@@ -157,7 +157,7 @@ export interface ExportDeps {
 }
 
 export interface ExportTuning {
-  /** Rows per Parquet row group (and per CSV write). Default 50,000. */
+  /** Rows per Parquet row group (and per CSV write). Default 25,000. */
   readonly rowGroupRows?: number;
   /** A part also rolls over once a format's file reaches this many bytes. Default 512 MiB. */
   readonly maxPartBytes?: number;

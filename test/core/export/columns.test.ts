@@ -78,6 +78,42 @@ describe('dates and date-times', () => {
     expect(epochMicros('2026-02-30T10:00:00Z')).toBeNull();
     expect(epochMicros('2026-11-20T10:00:00.1234567Z')).toBeNull();
   });
+
+  it('reads the common `…T…Z` shape (its fast path) exactly as Date does, every fraction length', () => {
+    // an independent reference: Date's own parse (milliseconds) plus the digits past them
+    const reference = (text: string): bigint => {
+      const frac = /\.(\d+)Z$/.exec(text)?.[1] ?? '';
+      const ms = Date.parse(`${text.slice(0, 19)}Z`);
+      return BigInt(ms) * 1000n + BigInt(frac.padEnd(6, '0'));
+    };
+    let ms = -2_208_988_800_000; // 1900-01-01
+    for (let i = 0; i < 5_000; i += 1) {
+      ms += 1_000_003_123 + i * 7_919; // irregular steps through 1900 … ~2060
+      const iso = new Date(ms).toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ
+      for (const text of [
+        iso,
+        iso.replace(/\.\d+Z$/, 'Z'),
+        iso.replace(/(\.\d)\d+Z$/, '$1Z'),
+        iso.replace(/Z$/, '456Z'),
+      ]) {
+        expect(epochMicros(text), text).toBe(reference(text));
+      }
+    }
+    for (const text of ['2024-02-29T23:59:59Z', '2000-02-29T00:00:00.5Z', '1970-01-01T00:00:00Z']) {
+      expect(epochMicros(text), text).toBe(reference(text));
+    }
+    for (const bad of [
+      '2023-02-29T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T00:60:00Z',
+      '2026-01-01T00:00:00.Z',
+      '2026-1-01T00:00:00Z',
+      '2026-01-01T00:00:0xZ',
+    ]) {
+      expect(epochMicros(bad), bad).toBeNull();
+      expect(breakOf('timestamp', bad), bad).toBe('TYPE_BREAK');
+    }
+  });
 });
 
 describe('values that break a type', () => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GroupCells } from '#core/export/cells';
 import type { ColumnDef } from '#core/export/columns';
 import type { Cell } from '#core/export/flatten';
 import { fieldKey } from '#core/export/model';
@@ -90,7 +91,7 @@ function ours(): Uint8Array {
         ['rate', slice.map((r) => r.rate)],
       ],
     });
-    chunks.push(...enc.group(group, WINDOW));
+    chunks.push(...enc.group(new GroupCells(group, WINDOW)));
   }
   chunks.push(...enc.finish());
   return Buffer.concat(chunks);
