@@ -153,6 +153,8 @@ async function runWorkflow(
   continues: Record<string, number>;
   /** Every (window end, report) an Export step ran for. */
   tasks: Set<string>;
+  /** Per (window end, report): the sums of its steps' own counts, as the Export handler returned them. */
+  steps: Record<string, { pages: number; rows: number; retries: number }>;
   largestPayload: number;
   observed: Observed;
   finalized: Awaited<ReturnType<Handlers['finalize']>>;
@@ -162,6 +164,7 @@ async function runWorkflow(
   let plan: PlannedRun | undefined;
   const continues: Record<string, number> = {};
   const tasks = new Set<string>();
+  const steps: Record<string, { pages: number; rows: number; retries: number }> = {};
   const outcomes: ReportOutcome[] = [];
   const context = { getRemainingTimeInMillis: () => budgetMs };
   const invoke: Invoke = async (resource, input) => {
@@ -171,7 +174,14 @@ async function runWorkflow(
     else if (resource.includes('Finalize')) out = await h.finalize(input, context);
     else {
       const result = await h.export(input, context);
-      tasks.add(`${result.task.window.end}/${result.task.reportId}`);
+      const id = `${result.task.window.end}/${result.task.reportId}`;
+      tasks.add(id);
+      const sum = steps[id] ?? { pages: 0, rows: 0, retries: 0 };
+      steps[id] = {
+        pages: sum.pages + result.step.pages,
+        rows: sum.rows + result.step.rows,
+        retries: sum.retries + result.step.retries,
+      };
       if (result.status === 'done') outcomes.push(result.outcome);
       else if (!result.task.restate)
         continues[result.task.reportId] = (continues[result.task.reportId] ?? 0) + 1;
@@ -185,7 +195,7 @@ async function runWorkflow(
     ReturnType<Handlers['finalize']>
   >;
   if (!plan) throw new Error('the workflow never planned');
-  return { plan, outcomes, continues, tasks, largestPayload, observed, finalized };
+  return { plan, outcomes, continues, tasks, steps, largestPayload, observed, finalized };
 }
 
 /**
@@ -359,6 +369,11 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
     expect(total).toBeGreaterThanOrEqual(2);
     expect(small.continues.posts ?? 0).toBeGreaterThanOrEqual(2);
     expect(small.largestPayload).toBeLessThan(PAYLOAD_LIMIT / 4);
+    // each step returned its own counts (what the metrics publish): summed, they are the report's
+    for (const o of small.outcomes) {
+      const id = `${o.window?.end}/${o.manifest.reportId}`;
+      expect(small.steps[id], id).toMatchObject({ pages: o.manifest.pages, rows: o.manifest.rowCount });
+    }
   });
 
   it('runs the Distributed Map over windows × reports: tasks and results through S3, week one restated', async (ctx) => {
