@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManifestSchema } from '#core/manifest';
 import { type HostileServer, json, startHostileServer } from '../support/hostile-server';
-import { runCli } from '../support/run-cli';
+import { apiCredentials, runCli } from '../support/run-cli';
 
 const SUPPORTED = ['likes', 'comments', 'storyReplies', 'storyExits'];
 const SECRET = 'learned-metrics-secret-value';
@@ -50,28 +50,28 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'learned-metrics-'));
   configPath = join(dir, 'reports.yaml');
   await writeFile(configPath, configText(server.baseUrl));
-  process.env.REPORTING_CLIENT_ID = 'learned-client';
-  process.env.REPORTING_CLIENT_SECRET = SECRET;
 });
 
 afterAll(async () => {
-  delete process.env.REPORTING_CLIENT_ID;
-  delete process.env.REPORTING_CLIENT_SECRET;
   await server?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** The CLI with this server's (fake) credentials in its environment. */
+const cli = (args: readonly string[]) =>
+  runCli(args, { env: apiCredentials({ clientId: 'learned-client', clientSecret: SECRET }) });
 
 const cachePath = () => join(dir, '.report-exporter', 'known-metrics.json');
 
 describe('validate learns metric names from an earlier 400', () => {
   it('before any run, validate has nothing to suggest for storyReplys', async () => {
-    const r = await runCli(['validate', '-c', configPath]);
+    const r = await cli(['validate', '-c', configPath]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
   });
 
   it('run gets the 400, records the valid set (manifest and file), and validate then suggests from it', async () => {
-    const r = await runCli([
+    const r = await cli([
       'run',
       '--schedule',
       'daily',
@@ -92,7 +92,7 @@ describe('validate learns metric names from an earlier 400', () => {
     expect(cache.routes['posts/performance'].names).toEqual(SUPPORTED);
     expect(JSON.stringify(cache) + r.stdout + r.stderr).not.toContain(SECRET);
 
-    const v = await runCli(['validate', '-c', configPath]);
+    const v = await cli(['validate', '-c', configPath]);
     expect(v.code, v.stderr).toBe(0);
     expect(v.stderr).toContain(
       `warning: schedules[0].reports[0].metrics[1]: metric "storyReplys" is not a name we know — ${SUGGESTION}`,
@@ -102,9 +102,9 @@ describe('validate learns metric names from an earlier 400', () => {
     const elsewhere = join(dir, 'elsewhere');
     await mkdir(elsewhere);
     await writeFile(join(elsewhere, 'reports.yaml'), configText(server.baseUrl));
-    const plain = await runCli(['validate', '-c', join(elsewhere, 'reports.yaml')]);
+    const plain = await cli(['validate', '-c', join(elsewhere, 'reports.yaml')]);
     expect(plain.stderr).toBe('');
-    const withManifest = await runCli([
+    const withManifest = await cli([
       'validate',
       '-c',
       join(elsewhere, 'reports.yaml'),
@@ -117,16 +117,16 @@ describe('validate learns metric names from an earlier 400', () => {
 
   it('check records the set too', async () => {
     await rm(join(dir, '.report-exporter'), { recursive: true, force: true });
-    const c = await runCli(['check', '-c', configPath, '--window', '2026-11-01..2026-11-01']);
+    const c = await cli(['check', '-c', configPath, '--window', '2026-11-01..2026-11-01']);
     expect(c.code).toBe(1);
     expect(c.stdout).toContain('posts (posts/performance): FAILED');
     expect(c.stderr).toContain(`kept in ${cachePath()}`);
-    const v = await runCli(['validate', '-c', configPath]);
+    const v = await cli(['validate', '-c', configPath]);
     expect(v.stderr).toContain(SUGGESTION);
   });
 
   it('a --manifest that cannot be read is a usage error (exit 2)', async () => {
-    const r = await runCli(['validate', '-c', configPath, '--manifest', join(dir, 'nope.json')]);
+    const r = await cli(['validate', '-c', configPath, '--manifest', join(dir, 'nope.json')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--manifest "${join(dir, 'nope.json')}": cannot read it`);
   });

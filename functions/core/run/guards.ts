@@ -22,8 +22,9 @@ import type { ApiPage, ApiRow } from '../api/types';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig } from '../config/schema';
 import { type ReportWarning, ReportWarningSchema } from '../manifest';
+import { HashSet53 } from './hash-set';
 
-/** Identities remembered for ROWS_REPEATED (about 40 MB of numbers at the cap). */
+/** Identities remembered for ROWS_REPEATED (8–16 MB of hashes at the cap, `HashSet53`). */
 const MAX_TRACKED = 1_000_000;
 
 export interface GuardOptions {
@@ -82,7 +83,7 @@ export class LossGuards {
   private pageWarning: ReportWarning | null;
   private pages: number;
   private sawCursor: boolean;
-  private readonly identities = new Set<number>();
+  private readonly identities = new HashSet53();
 
   constructor(
     private readonly o: GuardOptions,
@@ -125,8 +126,9 @@ export class LossGuards {
       key += `${typeof v === 'string' ? v : JSON.stringify(v)}\u0000`;
     }
     const h = hash53(key);
-    if (this.identities.has(h)) this.repeated += 1;
-    else if (this.identities.size < MAX_TRACKED) this.identities.add(h);
+    if (this.identities.size < MAX_TRACKED) {
+      if (!this.identities.add(h)) this.repeated += 1;
+    } else if (this.identities.has(h)) this.repeated += 1;
   }
 
   private lastPage(page: ApiPage): void {
