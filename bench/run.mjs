@@ -92,7 +92,10 @@ const PIN =
     ? { sim: String(os.cpus().length - 1), work: os.cpus().length === 2 ? '0' : `0-${os.cpus().length - 2}` }
     : null;
 
-/** Runs `node [flags] script arg` (pinned to `cores`); resolves with its last stdout line parsed as JSON. */
+/**
+ * Runs `node [flags] script arg` pinned to `cores` (a taskset list; `null` = not pinned; absent = the
+ * exporter's cores); resolves with its last stdout line parsed as JSON.
+ */
 function runNode(script, arg, flags = [], { stdin = 'ignore', onLine, cores = PIN?.work } = {}) {
   const argv = [...flags, script, JSON.stringify(arg)];
   const [cmd, cmdArgs] = cores
@@ -131,7 +134,8 @@ function startSim(postsPerDay, latencyMs, cores = PIN?.sim) {
   return new Promise((res, rej) => {
     const { child, done } = runNode(join(DATA, 'bin', 'sim.mjs'), { postsPerDay, latencyMs }, [], {
       stdin: 'pipe',
-      cores: cores ?? undefined,
+      // null = not pinned (undefined would fall back to the exporter's cores)
+      cores: cores ?? null,
       onLine: (line, c) => {
         const info = JSON.parse(line);
         res({
@@ -178,7 +182,7 @@ async function exporterRun(sim, mode, rows, tasks, flags = [], o = {}) {
     outDir,
   };
   const r = await runNode(join(DATA, 'bin', 'child.mjs'), job, flags, {
-    cores: 'cores' in o ? o.cores : PIN?.work,
+    cores: 'cores' in o ? (o.cores ?? null) : PIN?.work,
   }).done;
   if (r.rows !== rows) throw new Error(`${mode}: expected ${rows} rows, got ${r.rows}`);
   log(
