@@ -209,8 +209,8 @@ export function createEncoderPool(options: EncoderPoolOptions = {}): EncoderPool
 function workerStream(worker: PoolWorker, stream: number): EncoderStream {
   const queued: Promise<EncodedBytes>[] = [];
   return {
-    async append(batch) {
-      const p = worker.call({ op: 'append', stream, batch });
+    async append(batch, spec) {
+      const p = worker.call({ op: 'append', stream, batch, ...(spec ? { spec } : {}) });
       p.catch(() => undefined);
       queued.push(p);
       while (queued.length > MAX_QUEUED_APPENDS) await queued.shift();

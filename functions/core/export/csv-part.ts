@@ -2,11 +2,17 @@
 import type { GroupCells } from './cells';
 import type { ColumnDef } from './columns';
 import { csvHeader, csvLines } from './csv';
+import type { Cell } from './flatten';
 import type { PartEncoder } from './part-encoder';
 
 const encoder = new TextEncoder();
 /** Rows per encoded chunk: bounds the size of the intermediate strings. */
 const SLICE_ROWS = 5_000;
+
+/** `rows` rows of already-fitted column cells as CSV lines, UTF-8 (no header). */
+export function csvBytes(cols: readonly (readonly Cell[])[], rows: number, guard: boolean): Uint8Array {
+  return encoder.encode(csvLines(cols, 0, rows, guard));
+}
 
 export class CsvEncoder implements PartEncoder {
   private headerDone = false;
@@ -25,6 +31,16 @@ export class CsvEncoder implements PartEncoder {
       out.push(encoder.encode(this.headerDone ? rows : csvHeader(this.columns, this.guard) + rows));
       this.headerDone = true;
     }
+    return out;
+  }
+
+  /** A group's lines already encoded slice by slice (`encoder.ts`), after the header if first. */
+  lines(chunks: readonly Uint8Array[]): Uint8Array[] {
+    if (chunks.length === 0) return [];
+    const out = this.headerDone
+      ? [...chunks]
+      : [encoder.encode(csvHeader(this.columns, this.guard)), ...chunks];
+    this.headerDone = true;
     return out;
   }
 

@@ -13,6 +13,7 @@
 import type { Window } from '../manifest';
 import { GroupCells } from './cells';
 import type { ColumnDef } from './columns';
+import { CsvEncoder, csvBytes } from './csv-part';
 import type { Format } from './keys';
 import { PART_ENCODERS, type PartEncoder } from './part-encoder';
 import { type ColumnBatch, RowGroupBuffer } from './rowgroup';
@@ -27,12 +28,27 @@ export interface PartSpec {
   readonly formulaGuard?: boolean;
 }
 
+/**
+ * What the writer already knows about the part a slice goes into when it sends the slice: its columns
+ * (the model then), window and CSV guard. With it the host encodes the slice's CSV lines at once,
+ * while the row group fills, instead of all of them after the group's last page; a group whose
+ * slices were encoded for other columns (the model grew mid-group) is encoded whole at `encode`.
+ */
+export interface SliceSpec {
+  readonly columns: readonly ColumnDef[];
+  readonly window: Window;
+  readonly formulaGuard: boolean;
+}
+
 /** Bytes to append to each format's object, in order. */
 export type EncodedBytes = Partial<Record<Format, Uint8Array[]>>;
 
 export interface EncoderStream {
-  /** Adds rows to the row group being buffered. Resolves when more may be sent (back-pressure). */
-  append(batch: ColumnBatch): Promise<void>;
+  /**
+   * Adds rows to the row group being buffered (and, given `spec`, encodes their CSV lines now).
+   * Resolves when more may be sent (back-pressure).
+   */
+  append(batch: ColumnBatch, spec?: SliceSpec): Promise<void>;
   /** Encodes the buffered row group into the part and empties the buffer. */
   encode(part: PartSpec): Promise<EncodedBytes>;
   /** The part's last bytes (footer, or the header of an empty part); the part is forgotten. */
@@ -46,13 +62,21 @@ export interface Encoder {
 }
 
 export type EncoderRequest =
-  | { readonly op: 'append'; readonly stream: number; readonly batch: ColumnBatch }
+  | { readonly op: 'append'; readonly stream: number; readonly batch: ColumnBatch; readonly spec?: SliceSpec }
   | { readonly op: 'encode' | 'finish'; readonly stream: number; readonly part: PartSpec }
   | { readonly op: 'close'; readonly stream: number };
 
 interface StreamState {
   group: RowGroupBuffer;
+  /** CSV lines of the group's slices, encoded as they arrived; null once a slice came without a spec. */
+  lines: SliceLines | null;
   readonly parts: Map<number, Map<Format, PartEncoder>>;
+}
+
+interface SliceLines {
+  readonly spec: SliceSpec;
+  readonly chunks: Uint8Array[];
+  rows: number;
 }
 
 /** Executes encoder requests; holds every stream's buffered rows and open parts. */
@@ -66,6 +90,7 @@ export class EncoderHost {
     }
     const state = this.state(req.stream);
     if (req.op === 'append') {
+      this.encodeLines(state, req.batch, req.spec);
       state.group.append(req.batch);
       return undefined;
     }
@@ -73,8 +98,15 @@ export class EncoderHost {
     const out: EncodedBytes = {};
     if (req.op === 'encode') {
       const cells = new GroupCells(state.group, req.part.window);
+      const lines =
+        state.lines !== null && fits(state.lines, state.group.rows, req.part) ? state.lines : null;
       state.group = new RowGroupBuffer();
-      for (const [format, enc] of encoders) out[format] = enc.group(cells);
+      state.lines = fresh();
+      for (const [format, enc] of encoders)
+        out[format] =
+          format === 'csv' && lines !== null && enc instanceof CsvEncoder
+            ? enc.lines(lines.chunks)
+            : enc.group(cells);
     } else {
       for (const [format, enc] of encoders) out[format] = enc.finish();
       state.parts.delete(req.part.id);
@@ -82,10 +114,27 @@ export class EncoderHost {
     return out;
   }
 
+  /** The slice's CSV lines, encoded now (its cells are read before the group takes the batch). */
+  private encodeLines(state: StreamState, batch: ColumnBatch, spec: SliceSpec | undefined): void {
+    const lines = state.lines;
+    if (lines === null) return;
+    if (spec === undefined || (lines.rows > 0 && !sameSpec(lines.spec, spec))) {
+      state.lines = null;
+      return;
+    }
+    const cells = new GroupCells(RowGroupBuffer.of(batch), spec.window);
+    const chunk = csvBytes(
+      spec.columns.map((c) => cells.of(c)),
+      batch.rows,
+      spec.formulaGuard,
+    );
+    state.lines = { spec, chunks: [...lines.chunks, chunk], rows: lines.rows + batch.rows };
+  }
+
   private state(stream: number): StreamState {
     let state = this.streams.get(stream);
     if (state === undefined) {
-      state = { group: new RowGroupBuffer(), parts: new Map() };
+      state = { group: new RowGroupBuffer(), lines: fresh(), parts: new Map() };
       this.streams.set(stream, state);
     }
     return state;
@@ -102,6 +151,42 @@ export class EncoderHost {
   }
 }
 
+function fresh(): SliceLines {
+  return {
+    spec: { columns: [], window: { start: '', end: '', timezone: '' }, formulaGuard: false },
+    chunks: [],
+    rows: 0,
+  };
+}
+
+/** Whether lines encoded slice by slice are exactly what the part's CSV encoder would write. */
+function fits(lines: SliceLines, rows: number, part: PartSpec): boolean {
+  return (
+    lines.rows === rows &&
+    rows > 0 &&
+    sameSpec(lines.spec, {
+      columns: part.columns,
+      window: part.window,
+      formulaGuard: part.formulaGuard ?? false,
+    })
+  );
+}
+
+function sameSpec(a: SliceSpec, b: SliceSpec): boolean {
+  return (
+    a.formulaGuard === b.formulaGuard &&
+    a.window.start === b.window.start &&
+    a.window.end === b.window.end &&
+    a.columns.length === b.columns.length &&
+    a.columns.every((c, i) => {
+      const d = b.columns[i];
+      return (
+        d !== undefined && c.name === d.name && c.type === d.type && c.key === d.key && c.role === d.role
+      );
+    })
+  );
+}
+
 /** The host on the calling thread: same results, but encoding blocks this thread's event loop. */
 export function inlineEncoder(): Encoder {
   const host = new EncoderHost();
@@ -112,8 +197,8 @@ export function inlineEncoder(): Encoder {
       streams += 1;
       const stream = streams;
       return {
-        append: async (batch) => {
-          await run({ op: 'append', stream, batch });
+        append: async (batch, spec) => {
+          await run({ op: 'append', stream, batch, ...(spec ? { spec } : {}) });
         },
         encode: (part) => run({ op: 'encode', stream, part }),
         finish: (part) => run({ op: 'finish', stream, part }),

@@ -119,7 +119,10 @@ export class ReportWriter {
     this.countBreaks(slice, columns);
     for (const [name, cells] of slice.metrics) this.totals.addColumn(name, cells);
     this.rank(slice, columns);
-    await this.stream.append(slice.batch());
+    const spec = this.o.formats.includes('csv')
+      ? { columns, window: this.o.window, formulaGuard: this.o.formulaGuard ?? false }
+      : undefined;
+    await this.stream.append(slice.batch(), spec);
   }
 
   /** The model's columns for `slice`, extending and storing the model first when it must grow. */

@@ -25,6 +25,16 @@ export class RowGroupBuffer implements CellSink {
   readonly metrics = new Map<string, Cell[]>();
   private padded = 0;
 
+  /** A buffer holding exactly `batch`'s rows (its arrays are taken as they are, not copied). */
+  static of(batch: ColumnBatch): RowGroupBuffer {
+    const g = new RowGroupBuffer();
+    for (const [name, cells] of batch.fields) g.fields.set(name, cells);
+    for (const [name, cells] of batch.metrics) g.metrics.set(name, cells);
+    g.rows = batch.rows;
+    g.padded = batch.rows;
+    return g;
+  }
+
   /** Flattens one API row into the columns. */
   addRow(row: ApiRow): void {
     flattenRowInto(row, this);
