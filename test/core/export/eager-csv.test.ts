@@ -47,7 +47,7 @@ async function csvOf(input: readonly ApiRow[], encoder: Encoder): Promise<string
   const writer = new ReportWriter({
     sink: createFsSink(dir),
     models: memoryModelStore(),
-    naming: 'snake',
+    naming: 'snake_case',
     overrides: {},
     window: { start: '2026-11-01', end: '2026-11-28', timezone: 'UTC' },
     formats: ['parquet', 'csv'],
@@ -76,6 +76,6 @@ describe('CSV encoded slice by slice', () => {
     expect(eager).toEqual(whole);
     const all = eager.join('');
     expect(all).toContain('"a ""quoted"", 0\nline"');
-    expect(all.split('\r\n').filter((l) => l.startsWith('postId')).length).toBe(eager.length);
+    expect(all.split('\r\n').filter((l) => l.startsWith('post_id')).length).toBe(eager.length);
   });
 });
