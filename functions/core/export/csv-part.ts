@@ -35,7 +35,7 @@ export class CsvEncoder implements PartEncoder {
   }
 
   /** A group's lines already encoded slice by slice (`encoder.ts`), after the header if first. */
-  lines(chunks: readonly Uint8Array[]): Uint8Array[] {
+  encodedAhead(chunks: readonly Uint8Array[]): Uint8Array[] {
     if (chunks.length === 0) return [];
     const out = this.headerDone
       ? [...chunks]

@@ -13,7 +13,7 @@
 import type { Window } from '../manifest';
 import { GroupCells } from './cells';
 import type { ColumnDef } from './columns';
-import { CsvEncoder, csvBytes } from './csv-part';
+import { csvBytes } from './csv-part';
 import type { Format } from './keys';
 import { PART_ENCODERS, type PartEncoder } from './part-encoder';
 import { type ColumnBatch, RowGroupBuffer } from './rowgroup';
@@ -68,15 +68,12 @@ export type EncoderRequest =
 
 interface StreamState {
   group: RowGroupBuffer;
-  /** CSV lines of the group's slices, encoded as they arrived; null once a slice came without a spec. */
-  lines: SliceLines | null;
+  /**
+   * CSV lines of every slice of the group, encoded as it arrived, and the spec they were encoded
+   * for (none before the group's first slice); null once a slice could not be encoded ahead.
+   */
+  lines: { spec?: SliceSpec; readonly chunks: Uint8Array[] } | null;
   readonly parts: Map<number, Map<Format, PartEncoder>>;
-}
-
-interface SliceLines {
-  readonly spec: SliceSpec;
-  readonly chunks: Uint8Array[];
-  rows: number;
 }
 
 /** Executes encoder requests; holds every stream's buffered rows and open parts. */
@@ -98,15 +95,11 @@ export class EncoderHost {
     const out: EncodedBytes = {};
     if (req.op === 'encode') {
       const cells = new GroupCells(state.group, req.part.window);
-      const lines =
-        state.lines !== null && fits(state.lines, state.group.rows, req.part) ? state.lines : null;
+      const ahead = fits(state.lines?.spec, req.part) ? state.lines?.chunks : undefined;
       state.group = new RowGroupBuffer();
-      state.lines = fresh();
+      state.lines = { chunks: [] };
       for (const [format, enc] of encoders)
-        out[format] =
-          format === 'csv' && lines !== null && enc instanceof CsvEncoder
-            ? enc.lines(lines.chunks)
-            : enc.group(cells);
+        out[format] = ahead && enc.encodedAhead ? enc.encodedAhead(ahead) : enc.group(cells);
     } else {
       for (const [format, enc] of encoders) out[format] = enc.finish();
       state.parts.delete(req.part.id);
@@ -118,23 +111,25 @@ export class EncoderHost {
   private encodeLines(state: StreamState, batch: ColumnBatch, spec: SliceSpec | undefined): void {
     const lines = state.lines;
     if (lines === null) return;
-    if (spec === undefined || (lines.rows > 0 && !sameSpec(lines.spec, spec))) {
+    if (spec === undefined || (lines.spec !== undefined && !sameSpec(lines.spec, spec))) {
       state.lines = null;
       return;
     }
     const cells = new GroupCells(RowGroupBuffer.of(batch), spec.window);
-    const chunk = csvBytes(
-      spec.columns.map((c) => cells.of(c)),
-      batch.rows,
-      spec.formulaGuard,
+    lines.chunks.push(
+      csvBytes(
+        spec.columns.map((c) => cells.of(c)),
+        batch.rows,
+        spec.formulaGuard,
+      ),
     );
-    state.lines = { spec, chunks: [...lines.chunks, chunk], rows: lines.rows + batch.rows };
+    lines.spec = spec;
   }
 
   private state(stream: number): StreamState {
     let state = this.streams.get(stream);
     if (state === undefined) {
-      state = { group: new RowGroupBuffer(), lines: fresh(), parts: new Map() };
+      state = { group: new RowGroupBuffer(), lines: { chunks: [] }, parts: new Map() };
       this.streams.set(stream, state);
     }
     return state;
@@ -151,24 +146,14 @@ export class EncoderHost {
   }
 }
 
-function fresh(): SliceLines {
-  return {
-    spec: { columns: [], window: { start: '', end: '', timezone: '' }, formulaGuard: false },
-    chunks: [],
-    rows: 0,
-  };
-}
-
-/** Whether lines encoded slice by slice are exactly what the part's CSV encoder would write. */
-function fits(lines: SliceLines, rows: number, part: PartSpec): boolean {
+/**
+ * Whether the group's slices were all encoded ahead (a spec is set only once a slice was, and every
+ * slice of the group was while `lines` is not null) for exactly this part's columns, window and guard.
+ */
+function fits(spec: SliceSpec | undefined, part: PartSpec): boolean {
   return (
-    lines.rows === rows &&
-    rows > 0 &&
-    sameSpec(lines.spec, {
-      columns: part.columns,
-      window: part.window,
-      formulaGuard: part.formulaGuard ?? false,
-    })
+    spec !== undefined &&
+    sameSpec(spec, { columns: part.columns, window: part.window, formulaGuard: part.formulaGuard ?? false })
   );
 }
 

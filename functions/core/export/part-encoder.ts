@@ -16,6 +16,11 @@ export interface PartEncoder {
   group(cells: GroupCells): Uint8Array[];
   /** The part's last bytes. */
   finish(): Uint8Array[];
+  /**
+   * A group whose rows were encoded slice by slice as they arrived (`encoder.ts`: CSV lines), as the
+   * bytes to append; formats that encode only whole groups leave it out.
+   */
+  encodedAhead?(chunks: readonly Uint8Array[]): Uint8Array[];
 }
 
 export interface EncoderOptions {
