@@ -349,7 +349,7 @@ const NOTES = {
   chainIo:
     "- **One chain, I/O-bound**: each page's request leaves before the previous page is flattened (read-ahead hands pages over one event-loop turn late) and CSV is encoded as rows arrive, so what remains is the last row group's Parquet encoding after the last page (~0.3–0.4 s for 25k rows) and a little extra main-thread GC per page. Needed: a cheaper Parquet encoder (an owned flat-schema encoder: strings encoded once into one buffer, statistics from typed values, a cheap dictionary decision, INT64 in typed arrays).",
   chainCpu:
-    "- **One chain, CPU-bound**: the export is bounded by total CPU on two cores shared by the simulator, the main thread and the encoder worker; most of the exporter's CPU is the worker's encoding (hyparquet-writer's per-value UTF-8 encoding, statistics, dictionary trial and Snappy; CSV lines; GC). Needed: an owned flat-schema Parquet encoder (strings encoded once into one buffer, statistics from typed values, cheap dictionary decision, INT64 in typed arrays).",
+    "- **One chain, CPU-bound**: the export is bounded by total CPU on two cores shared by the simulator, the main thread and the encoder worker; most of the exporter's CPU is the worker's encoding (CSV lines, the Parquet encoder's dictionaries and Snappy, GC) and the main thread's JSON parse. Look at a worker CPU profile (docs/performance.md) before tuning.",
   single:
     '- **One core**: the worker costs more CPU than encoding on the main thread (each ~1,000-row slice is structured-cloned to the worker; two isolates collect garbage); on a dedicated single vCPU that CPU is the wall time, unless fetching overlaps it.',
   memSmall:
@@ -357,7 +357,7 @@ const NOTES = {
   memBig:
     "- **Memory 3M vs 300k**: memory should not grow with the report (the main thread holds no row group; the worker's old space is capped); a miss means something per row is kept — profile the heap.",
   lambda:
-    "- **Lambda bundles**: the Export bundle carries the AWS SDK clients (bundled: loading the runtime's unbundled SDK files costs more init time than it saves bytes) and hyparquet-writer; a miss usually means a new import pulled the full config schema (zod, yaml) into a handler — check with an esbuild metafile.",
+    "- **Lambda bundles**: the Export bundle carries the AWS SDK clients (bundled: loading the runtime's unbundled SDK files costs more init time than it saves bytes) and the Parquet encoder with snappyjs; a miss usually means a new import pulled the full config schema (zod, yaml) into a handler — check with an esbuild metafile.",
 };
 
 async function main() {

@@ -9,7 +9,7 @@ import type { Cell } from './flatten';
 import type { RowGroupBuffer } from './rowgroup';
 import { breakOf, cellText, fitted } from './values';
 
-export { epochDay, epochMicros } from './temporal';
+export { epochDay, epochMicrosValue } from './temporal';
 
 /**
  * A buffered row group as every format's encoder reads it: each column's cells computed once (on

@@ -51,6 +51,14 @@ export function epochMicros(text: string): bigint | null {
   return parseMicros(text);
 }
 
+/** `epochMicros` as a number while it is a safe integer (every date-time before the year 2255). */
+export function epochMicrosValue(text: string): number | bigint | null {
+  const fast = canonicalMicros(text);
+  if (fast !== undefined) return fast;
+  const micros = parseMicros(text);
+  return micros !== null && micros >= -(2n ** 53n) && micros <= 2n ** 53n ? Number(micros) : micros;
+}
+
 const ZERO = 48;
 
 /** The digit at `i`, or -1. */

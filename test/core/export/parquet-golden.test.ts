@@ -1,15 +1,18 @@
 /**
- * Golden test of the Parquet part encoder: a part written row group by row group (as the export writes
- * it) must be byte-identical to what hyparquet-writer's public `ParquetWriter` writes for the same rows
- * and row-group sizes given the values in their natural JS form, and DuckDB must read back exactly the
- * rows we meant — every type (int64 with bigint cells beyond 2^53, double, boolean, string, date,
- * timestamp), nulls, a dictionary-encoded column and statistics.
+ * Golden test of our Parquet part encoder (`core/export/parquet.ts`): a part written row group by row
+ * group (as the export writes it) must be byte-identical to what hyparquet-writer's public
+ * `ParquetWriter` writes for the same rows and row-group sizes given the values in their natural JS
+ * form, and DuckDB must read back exactly the rows we meant — every type (int64 with bigint cells
+ * beyond 2^53, double, boolean, string, date, timestamp), nulls, dictionary-encoded columns of every
+ * type, statistics (with string bounds cut to 16 bytes), chunks of several pages (the offset index),
+ * hostile text (lone surrogates, characters above U+FFFF), and a part without rows.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
+import SnappyJS from 'snappyjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupCells } from '#core/export/cells';
 import type { ColumnDef } from '#core/export/columns';
@@ -59,8 +62,12 @@ const ROWS = Array.from({ length: SIZES.reduce((a, b) => a + b) }, (_, i) => row
 
 /** Our encoder, fed row group by row group through the row-group buffer (as the export does). */
 function ours(): Uint8Array {
+  return encodeOurs(COLUMNS, ROWS as unknown as Record<string, Cell>[], SIZES);
+}
+
+function encodeOurs(columns: Col[], rows: Record<string, Cell>[], sizes: number[]): Uint8Array {
   // as the column model defines them: fields keyed by their API path, metrics by name
-  const defs = COLUMNS.map((c) => ({
+  const defs = columns.map((c) => ({
     ...c,
     source:
       c.role === 'window'
@@ -73,24 +80,19 @@ function ours(): Uint8Array {
   const enc = new ParquetEncoder(defs as unknown as ColumnDef[]);
   const chunks: Uint8Array[] = [];
   let at = 0;
-  for (const size of SIZES) {
+  for (const size of sizes) {
     const group = new RowGroupBuffer();
-    const slice = ROWS.slice(at, at + size);
+    const slice = rows.slice(at, at + size);
     at += size;
-    const fields: [string, Cell[]][] = (['id', 'platform', 'published', 'day', 'flag'] as const).map((n) => [
-      fieldKey([n]),
-      slice.map((r) => r[n]),
-    ]);
+    const cellsOf = (role: Col['role']) =>
+      columns
+        .filter((c) => c.role === role)
+        .map((c): [string, Cell[]] => [
+          role === 'metric' ? c.name : fieldKey([c.name]),
+          slice.map((r) => r[c.name] ?? null),
+        ]);
     // bigint cells arrive as the column model's INT64 values beyond 2^53
-    const likes = slice.map((r) => r.likes) as Cell[];
-    group.append({
-      rows: size,
-      fields,
-      metrics: [
-        ['likes', likes],
-        ['rate', slice.map((r) => r.rate)],
-      ],
-    });
+    group.append({ rows: size, fields: cellsOf('id'), metrics: cellsOf('metric') });
     chunks.push(...enc.group(new GroupCells(group, WINDOW)));
   }
   chunks.push(...enc.finish());
@@ -99,28 +101,43 @@ function ours(): Uint8Array {
 
 /** The library's public writer, given the same rows in its natural input types. */
 function reference(): Uint8Array {
+  return encodeReference(
+    COLUMNS,
+    {
+      id: ROWS.map((r) => r.id),
+      platform: ROWS.map((r) => r.platform),
+      published: ROWS.map((r) => r.publishedMicros),
+      day: ROWS.map((r) => (r.day === null ? null : new Date(`${r.day}T00:00:00Z`))),
+      flag: ROWS.map((r) => r.flag),
+      window_start: ROWS.map(() => new Date(`${WINDOW.start}T00:00:00Z`)),
+      likes: ROWS.map((r) => (r.likes === null ? null : BigInt(r.likes))),
+      rate: ROWS.map((r) => r.rate),
+    },
+    SIZES,
+  );
+}
+
+/** A string as UTF-8 carries it: each lone surrogate becomes U+FFFD. */
+function wellFormed(text: string): string {
+  return text.replace(/\p{Cs}/gu, '\ufffd');
+}
+
+function encodeReference(columns: Col[], data: Record<string, unknown[]>, sizes: number[]): Uint8Array {
   const out = new ByteWriter();
   const w = new ParquetWriter({
     writer: out,
     schema: [
-      { name: 'root', num_children: COLUMNS.length },
-      ...COLUMNS.map((c) => schemaElement(c.name, c.type)),
+      { name: 'root', num_children: columns.length },
+      ...columns.map((c) => schemaElement(c.name, c.type)),
     ],
     ...PARQUET_OPTIONS,
+    // the same Snappy as ours (snappyjs): the library's own compressor picks other matches on pages
+    // over 64 KiB, so its bytes differ there while both decompress to the same page
+    compressors: { SNAPPY: (b: Uint8Array) => SnappyJS.compress(b) },
   });
-  const data: Record<string, unknown[]> = {
-    id: ROWS.map((r) => r.id),
-    platform: ROWS.map((r) => r.platform),
-    published: ROWS.map((r) => r.publishedMicros),
-    day: ROWS.map((r) => (r.day === null ? null : new Date(`${r.day}T00:00:00Z`))),
-    flag: ROWS.map((r) => r.flag),
-    window_start: ROWS.map(() => new Date(`${WINDOW.start}T00:00:00Z`)),
-    likes: ROWS.map((r) => (r.likes === null ? null : BigInt(r.likes))),
-    rate: ROWS.map((r) => r.rate),
-  };
   void w.write({
-    columnData: COLUMNS.map((c) => ({ name: c.name, data: data[c.name] as never })),
-    rowGroupSize: SIZES,
+    columnData: columns.map((c) => ({ name: c.name, data: data[c.name] as never })),
+    rowGroupSize: sizes.length > 0 ? sizes : 1_000,
   });
   void w.finish();
   return out.getBytes();
@@ -188,5 +205,122 @@ describe('Parquet part encoder', () => {
     );
     const likes = ROWS.slice(300, 1300).flatMap((r) => (r.likes === null ? [] : [BigInt(r.likes)]));
     expect(byName.get('likes')?.statistics?.max_value).toBe(likes.reduce((a, b) => (b > a ? b : a)));
+  });
+});
+
+/**
+ * A second part, built to reach the encoder's other paths: captions long enough that one row group's
+ * chunk takes several pages (so the file has an offset index), strings whose bounds are cut to 16 bytes
+ * (a max rounded up past multi-byte characters), lone surrogates and characters above U+FFFF that
+ * UTF-16 order would sort wrongly against U+E000–U+FFFF, dictionaries of int64, double, date and
+ * timestamp values, -0, and a column that is null in every row. One difference is on purpose: where a
+ * chunk holds both -0 and +0, the library's dictionary makes them one entry (a JS Map key), ours keeps
+ * both, so DuckDB reads back the sign the API sent.
+ */
+describe('Parquet part encoder, the other paths', () => {
+  const columns: Col[] = [
+    { name: 'caption', type: 'string', role: 'id' },
+    { name: 'tag', type: 'string', role: 'id' },
+    { name: 'posted', type: 'timestamp', role: 'id' },
+    { name: 'nothing', type: 'string', role: 'id' },
+    { name: 'tier', type: 'int64', role: 'metric' },
+    { name: 'score', type: 'double', role: 'metric' },
+    { name: 'seen', type: 'boolean', role: 'metric' },
+  ];
+  const TAGS = [
+    '\uffff-max',
+    '\u{1F600}-emoji',
+    '\ue000-private',
+    'lone-\ud800',
+    'x'.repeat(40),
+    'ééééééééééé-cut',
+  ];
+  const rows = Array.from({ length: 3_100 }, (_, i) => ({
+    caption: `${i}:${'caption ünï 😀 '.repeat(30 + (i % 5))}${i % 97 === 0 ? '\udc00' : ''}`,
+    tag: i % 9 === 0 ? null : (TAGS[i % TAGS.length] as string),
+    postedMicros: 1_763_251_200_000_000 + (i % 4) * 3_600_000_000,
+    tier: i % 10 === 0 ? null : i % 3,
+    score: i % 8 === 0 ? -0 : (i % 4) / 2 + 0.5,
+    seen: i % 3 === 0,
+  }));
+  const sizes = [2_900, 200];
+  const cells = rows.map((r) => ({
+    caption: r.caption,
+    tag: r.tag,
+    posted: new Date(r.postedMicros / 1000).toISOString(),
+    nothing: null,
+    tier: r.tier,
+    score: r.score,
+    seen: r.seen,
+  }));
+  const reference = () =>
+    encodeReference(
+      columns,
+      {
+        caption: rows.map((r) => r.caption),
+        tag: rows.map((r) => r.tag),
+        posted: rows.map((r) => BigInt(r.postedMicros)),
+        nothing: rows.map(() => null),
+        tier: rows.map((r) => (r.tier === null ? null : BigInt(r.tier))),
+        score: rows.map((r) => r.score),
+        seen: rows.map((r) => r.seen),
+      },
+      sizes,
+    );
+
+  it('is byte-identical to the public ParquetWriter, and uses every path it was built to reach', () => {
+    const got = encodeOurs(columns, cells, sizes);
+    const ref = reference();
+    expect(Buffer.from(got).equals(Buffer.from(ref))).toBe(true);
+    const meta = parquetMetadata(
+      got.buffer.slice(got.byteOffset, got.byteOffset + got.byteLength) as ArrayBuffer,
+    );
+    const first = new Map(meta.row_groups[0]?.columns.map((c) => [c.meta_data?.path_in_schema[0], c]));
+    expect(first.get('caption')?.offset_index_length, 'several pages: an offset index').toBeGreaterThan(0);
+    expect(first.get('caption')?.meta_data?.statistics?.is_max_value_exact).toBe(false);
+    for (const name of ['tag', 'posted', 'tier', 'score'])
+      expect(first.get(name)?.meta_data?.encodings, name).toContain('RLE_DICTIONARY');
+    expect(first.get('nothing')?.meta_data?.statistics?.null_count).toBe(2_900n);
+    expect(first.get('seen')?.meta_data?.encodings).toEqual(['RLE']);
+  });
+
+  it('reads back cell-identical with DuckDB (a lone surrogate as U+FFFD, as UTF-8 must carry it)', async () => {
+    const path = join(dir, 'other.parquet');
+    await writeFile(path, encodeOurs(columns, cells, sizes));
+    const got = await duckQuery(
+      `SELECT caption, tag, epoch_us(posted)::VARCHAR AS us, nothing, tier, score, seen FROM read_parquet(${lit(path)})`,
+    );
+    expect(got).toHaveLength(rows.length);
+    got.forEach((g, i) => {
+      const r = rows[i] as (typeof rows)[number];
+      expect(g, `row ${i}`).toEqual({
+        caption: wellFormed(r.caption),
+        tag: r.tag === null ? null : wellFormed(r.tag),
+        us: String(r.postedMicros),
+        nothing: null,
+        tier: r.tier === null ? null : String(r.tier),
+        score: r.score,
+        seen: r.seen,
+      });
+    });
+  });
+
+  it('keeps -0 and +0 apart in a dictionary column', async () => {
+    const path = join(dir, 'zeros.parquet');
+    const zeros = Array.from({ length: 400 }, (_, i) => ({ score: i % 2 === 0 ? -0 : 0 }));
+    await writeFile(path, encodeOurs([{ name: 'score', type: 'double', role: 'metric' }], zeros, [400]));
+    const got = await duckQuery(`SELECT score FROM read_parquet(${lit(path)})`);
+    expect(got.map((g) => g.score)).toEqual(zeros.map((z) => z.score));
+    const [meta] = await duckQuery(`SELECT encodings FROM parquet_metadata(${lit(path)})`);
+    expect(String(meta?.encodings)).toContain('RLE_DICTIONARY');
+  });
+
+  it('a part without rows is the same file as the public writer writes', () => {
+    const empty = encodeOurs(columns, [], []);
+    expect(
+      Buffer.from(empty).equals(
+        Buffer.from(encodeReference(columns, Object.fromEntries(columns.map((c) => [c.name, []])), [])),
+      ),
+    ).toBe(true);
   });
 });
