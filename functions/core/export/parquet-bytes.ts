@@ -98,6 +98,18 @@ export class ByteSink {
     return n;
   }
 
+  /** Overwrites the 4 bytes at `at` with `v` (a length written after what it measures). */
+  setU32(at: number, v: number): void {
+    this.dv.setUint32(at, v, true);
+  }
+
+  /** `text` as a PLAIN BYTE_ARRAY value: its UTF-8 byte length (4 bytes), then its UTF-8. */
+  utf8Prefixed(text: string): void {
+    const at = this.length;
+    this.u32(0);
+    this.setU32(at, this.utf8(text));
+  }
+
   /** The bytes so far, as a view (valid until the next write). */
   view(): Uint8Array {
     return this.buf.subarray(0, this.length);

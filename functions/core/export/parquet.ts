@@ -438,14 +438,7 @@ function writeChunk(
     for (let i = 0; i < rows; i += 1) {
       offsets[i] = plain.length;
       const v = values[i];
-      if (v === null) continue;
-      const at = plain.length;
-      plain.length += 4;
-      const n = plain.utf8(v as string);
-      plain.buf[at] = n & 0xff;
-      plain.buf[at + 1] = (n >>> 8) & 0xff;
-      plain.buf[at + 2] = (n >>> 16) & 0xff;
-      plain.buf[at + 3] = (n >>> 24) & 0xff;
+      if (v !== null) plain.utf8Prefixed(v as string);
     }
     offsets[rows] = plain.length;
   }
@@ -541,14 +534,7 @@ function writePlain(
     case 'BYTE_ARRAY':
       for (let i = start; i < end; i += 1) {
         const v = values[i];
-        if (v === null) continue;
-        const at = sink.length;
-        sink.u32(0);
-        const n = sink.utf8(v as string);
-        sink.buf[at] = n & 0xff;
-        sink.buf[at + 1] = (n >>> 8) & 0xff;
-        sink.buf[at + 2] = (n >>> 16) & 0xff;
-        sink.buf[at + 3] = (n >>> 24) & 0xff;
+        if (v !== null) sink.utf8Prefixed(v as string);
       }
       return;
     case 'INT64':
@@ -615,11 +601,7 @@ function writeBooleansRle(
   for (let i = start; i < end; i += 1) if (values[i] !== null) bits.push(values[i] ? 1 : 0);
   const at = sink.length;
   sink.u32(0);
-  const n = writeHybrid(sink, bits, 0, bits.length, 1);
-  sink.buf[at] = n & 0xff;
-  sink.buf[at + 1] = (n >>> 8) & 0xff;
-  sink.buf[at + 2] = (n >>> 16) & 0xff;
-  sink.buf[at + 3] = (n >>> 24) & 0xff;
+  sink.setU32(at, writeHybrid(sink, bits, 0, bits.length, 1));
 }
 
 export class ParquetEncoder implements PartEncoder {
