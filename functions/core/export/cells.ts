@@ -9,8 +9,6 @@ import type { Cell } from './flatten';
 import type { RowGroupBuffer } from './rowgroup';
 import { breakOf, cellText, fitted } from './values';
 
-export { epochDay, epochMicrosValue } from './temporal';
-
 /**
  * A buffered row group as every format's encoder reads it: each column's cells computed once (on
  * first use) and shared by the formats, since a check of every cell against its column's type is

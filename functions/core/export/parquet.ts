@@ -12,11 +12,12 @@
  * loop that fetches pages. docs/performance.md has the measurements behind owning it.
  */
 import SnappyJS from 'snappyjs';
-import { epochDay, epochMicrosValue, type GroupCells } from './cells';
+import type { GroupCells } from './cells';
 import type { ColumnDef } from './columns';
 import type { Cell } from './flatten';
 import { ByteSink, Compact, utf8Bytes, writeHybrid } from './parquet-bytes';
 import type { PartEncoder } from './part-encoder';
+import { epochDay, epochMicrosValue } from './temporal';
 
 /**
  * The column types this encoder writes. `timestamp` (ISO date-time text → INT64 microseconds since
@@ -107,18 +108,19 @@ function physicalOf(type: ParquetType): Physical {
   return schemaElement('', type).type;
 }
 
-/** The bytes a value adds to a page, as hyparquet-writer estimates them (a string: its UTF-16 length). */
+/** The bytes a value of a fixed-size type adds to a page, as hyparquet-writer estimates them. */
+const FIXED_BYTES: Record<Exclude<Physical, 'BYTE_ARRAY'>, number> = {
+  BOOLEAN: 0.125,
+  INT32: 4,
+  INT64: 8,
+  DOUBLE: 8,
+};
+
+/** The estimated bytes of a value (a string: its UTF-16 length, as the library estimates it). */
 function estimate(physical: Physical): (v: Value) => number {
-  switch (physical) {
-    case 'BYTE_ARRAY':
-      return (v) => (v as string).length;
-    case 'INT32':
-      return () => 4;
-    case 'BOOLEAN':
-      return () => 0.125;
-    default:
-      return () => 8;
-  }
+  if (physical === 'BYTE_ARRAY') return (v) => (v as string).length;
+  const bytes = FIXED_BYTES[physical];
+  return () => bytes;
 }
 
 interface Dictionary {
@@ -328,7 +330,7 @@ interface Chunk {
   readonly compressed: number;
   readonly statistics: Statistics;
   readonly pageEncoding: number;
-  /** Offset, size and first row of each page, when there is more than one (the offset index). */
+  /** Offset, size and first row of each page (an offset index is written when there are several). */
   readonly pages: { offset: number; size: number; firstRow: number }[];
   offsetIndex?: { offset: number; length: number };
 }
@@ -338,10 +340,6 @@ interface Group {
   readonly rows: number;
   readonly uncompressed: number;
   readonly compressed: number;
-}
-
-function compress(bytes: Uint8Array): Uint8Array {
-  return SnappyJS.compress(bytes);
 }
 
 /** Scratch buffers reused from column to column (their bytes are copied before the next use). */
@@ -386,7 +384,6 @@ function writeChunk(
   scratch: Scratch,
   column: ColumnDef,
   cells: readonly Cell[],
-  snappy: boolean,
 ): Chunk {
   const physical = physicalOf(column.type);
   const values = physicalValues(column.type, cells);
@@ -407,8 +404,6 @@ function writeChunk(
   const thrift = new Compact(out);
   let uncompressed = 0;
 
-  const page = (bytes: Uint8Array) => (snappy ? compress(bytes) : bytes);
-
   let dictionaryOffset: number | undefined;
   if (dict) {
     dictionaryOffset = base + out.length;
@@ -416,7 +411,7 @@ function writeChunk(
     plain.length = 0;
     writePlain(plain, physical, dict.values);
     const raw = plain.view();
-    const packed = page(raw);
+    const packed = SnappyJS.compress(raw);
     const at = out.length;
     thrift.inStruct((c) =>
       c
@@ -443,24 +438,18 @@ function writeChunk(
     offsets[rows] = plain.length;
   }
   const encoding = dict ? RLE_DICTIONARY : physical === 'BOOLEAN' && rows > 16 ? RLE : PLAIN;
-  const size = estimate(physical);
-  const sizeOf = dict
-    ? (i: number) => (defined[i] ? 4 : 0)
-    : offsets
-      ? (i: number) => {
-          const o = offsets as Int32Array;
-          const bytes = (o[i + 1] as number) - (o[i] as number);
-          return bytes === 0 ? 0 : bytes - 4;
-        }
-      : (i: number) => (defined[i] ? size(values[i] as Value) : 0);
-  const total = dict
-    ? 4 * present
-    : offsets
-      ? (offsets[rows] as number) - 4 * present
-      : physical === 'BOOLEAN'
-        ? present / 8
-        : present * (physical === 'INT32' ? 4 : 8);
-  const bounds = pageBounds(rows, total, sizeOf);
+  // pages by estimated value bytes: a plain string's UTF-8 length, else a fixed size (a 4-byte index)
+  let bounds: [number, number][];
+  if (offsets) {
+    const o = offsets;
+    bounds = pageBounds(rows, (o[rows] as number) - 4 * present, (i) => {
+      const bytes = (o[i + 1] as number) - (o[i] as number);
+      return bytes === 0 ? 0 : bytes - 4;
+    });
+  } else {
+    const width = dict ? 4 : FIXED_BYTES[physical as Exclude<Physical, 'BYTE_ARRAY'>];
+    bounds = pageBounds(rows, present * width, (i) => (defined[i] ? width : 0));
+  }
 
   const dataOffset = base + out.length;
   const pages: Chunk['pages'] = [];
@@ -483,7 +472,7 @@ function writeChunk(
       else writePlain(body, physical, values, start, end);
       raw = body.view();
     }
-    const packed = page(raw);
+    const packed = SnappyJS.compress(raw);
     const headerAt = out.length;
     thrift.inStruct((c) =>
       c
@@ -518,7 +507,7 @@ function writeChunk(
     compressed: base + out.length - fileOffset,
     statistics: stats,
     pageEncoding: encoding,
-    pages: pages.length > 1 ? pages : [],
+    pages,
   };
 }
 
@@ -610,13 +599,8 @@ export class ParquetEncoder implements PartEncoder {
   private readonly groups: Group[] = [];
   /** Bytes handed out so far: the file offset of `out`'s first byte. */
   private written = 0;
-  private readonly snappy: boolean;
 
-  constructor(
-    private readonly columns: readonly ColumnDef[],
-    codec: 'SNAPPY' | 'UNCOMPRESSED' = PARQUET_OPTIONS.codec,
-  ) {
-    this.snappy = codec === 'SNAPPY';
+  constructor(private readonly columns: readonly ColumnDef[]) {
     this.out.u32(MAGIC);
   }
 
@@ -624,7 +608,7 @@ export class ParquetEncoder implements PartEncoder {
     if (group.rows > 0) {
       const at = this.out.length;
       const chunks = this.columns.map((c) =>
-        writeChunk(this.out, this.written, this.scratch, c, group.of(c), this.snappy),
+        writeChunk(this.out, this.written, this.scratch, c, group.of(c)),
       );
       this.groups.push({
         chunks,
@@ -639,7 +623,7 @@ export class ParquetEncoder implements PartEncoder {
   finish(): Uint8Array[] {
     const out = this.out;
     for (const chunk of this.groups.flatMap((g) => g.chunks)) {
-      if (chunk.pages.length === 0) continue;
+      if (chunk.pages.length < 2) continue;
       const offset = this.written + out.length;
       new Compact(out).inStruct((c) =>
         c.listStruct(1, chunk.pages, (c, p) => c.i64(1, p.offset).i32(2, p.size).i64(3, p.firstRow)),
@@ -661,7 +645,6 @@ export class ParquetEncoder implements PartEncoder {
   }
 
   private footer(thrift: Compact): void {
-    const codec = this.snappy ? SNAPPY : 0;
     thrift.inStruct((c) => {
       c.i32(1, 2);
       c.listStruct(2, [undefined, ...this.columns], (c, col) => {
@@ -687,7 +670,7 @@ export class ParquetEncoder implements PartEncoder {
             c.i32(1, TYPE[k.physical])
               .listI32(2, k.encodings)
               .listBinary(3, [k.name])
-              .i32(4, codec)
+              .i32(4, SNAPPY)
               .i64(5, k.values)
               .i64(6, k.uncompressed)
               .i64(7, k.compressed)
@@ -705,7 +688,7 @@ export class ParquetEncoder implements PartEncoder {
             );
             const stats: [number, number, number][] = [];
             if (k.dictionaryOffset !== undefined) stats.push([DICTIONARY_PAGE, PLAIN, 1]);
-            stats.push([DATA_PAGE_V2, k.pageEncoding, Math.max(1, k.pages.length)]);
+            stats.push([DATA_PAGE_V2, k.pageEncoding, k.pages.length]);
             c.listStruct(13, stats, (c, [type, encoding, count]) =>
               c.i32(1, type).i32(2, encoding).i32(3, count),
             );

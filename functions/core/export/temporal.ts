@@ -46,9 +46,8 @@ export function isZonedDateTime(text: string): boolean {
 
 /** An ISO date-time with a zone → microseconds since the epoch, UTC (Parquet TIMESTAMP MICROS). */
 export function epochMicros(text: string): bigint | null {
-  const fast = canonicalMicros(text);
-  if (fast !== undefined) return BigInt(fast);
-  return parseMicros(text);
+  const micros = epochMicrosValue(text);
+  return micros === null ? null : BigInt(micros);
 }
 
 /** `epochMicros` as a number while it is a safe integer (every date-time before the year 2255). */

@@ -212,7 +212,7 @@ describe('Parquet part encoder', () => {
  * A second part, built to reach the encoder's other paths: captions long enough that one row group's
  * chunk takes several pages (so the file has an offset index), strings whose bounds are cut to 16 bytes
  * (a max rounded up past multi-byte characters), lone surrogates and characters above U+FFFF that
- * UTF-16 order would sort wrongly against U+E000–U+FFFF, dictionaries of int64, double, date and
+ * UTF-16 order would sort wrongly against U+E000–U+FFFF, dictionaries of int64, double and
  * timestamp values, -0, and a column that is null in every row. One difference is on purpose: where a
  * chunk holds both -0 and +0, the library's dictionary makes them one entry (a JS Map key), ours keeps
  * both, so DuckDB reads back the sign the API sent.
