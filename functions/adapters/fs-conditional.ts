@@ -5,8 +5,9 @@
  *   the target, which fails when the target exists — the whole file appears at once, or not at all.
  * - compare-and-swap (`ifMatch`): under a short lock file (exclusive create in `.tmp/locks/`), the
  *   current file is compared with the expected tag (sha256) and replaced by rename only when it still
- *   matches. The target is never missing, not even for an instant. A lock left by a killed process is
- *   taken over once it is older than `STALE_LOCK_MS` (a lock is held for microseconds).
+ *   matches. The target is never missing, not even for an instant. A lock holds its owner's process
+ *   id: a lock left by a killed process of this host is taken over at once, any other once it is older
+ *   than `STALE_LOCK_MS` (a lock is held for microseconds); a writer waits for a held lock until then.
  */
 import { createHash } from 'node:crypto';
 import { link, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExporterError } from '#core/errors';
 import type { WriteCondition } from '#core/sink';
-import { TEMP_ROOT } from './fs-temp';
+import { alive, TEMP_ROOT } from './fs-temp';
 
 export const STALE_LOCK_MS = 10_000;
 
@@ -60,19 +61,25 @@ function lockPath(base: string, path: string): string {
 
 async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
   await mkdir(dirname(lock), { recursive: true });
-  for (let attempt = 0; ; attempt += 1) {
+  // wait longer than a lock takes to go stale, so a held lock is always taken over before giving up
+  const deadline = Date.now() + 2 * STALE_LOCK_MS;
+  for (;;) {
     try {
-      await (await open(lock, 'wx')).close();
+      const file = await open(lock, 'wx');
+      try {
+        await file.writeFile(String(process.pid));
+      } finally {
+        await file.close();
+      }
       break;
     } catch (err: unknown) {
       if (!hasCode(err, 'EEXIST')) throw err;
-      const age = await stat(lock).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
-      if (age > STALE_LOCK_MS) await rm(lock, { force: true });
-      else if (attempt > 1000) {
-        throw new ExporterError('WRITE_FAILED', `the lock ${lock} stayed held for more than 10 s`);
+      if (await abandoned(lock)) await rm(lock, { force: true });
+      else if (Date.now() > deadline) {
+        throw new ExporterError(
+          'WRITE_FAILED',
+          `the lock ${lock} stayed held for more than ${(2 * STALE_LOCK_MS) / 1000} s`,
+        );
       } else await sleep(5);
     }
   }
@@ -81,6 +88,17 @@ async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
   } finally {
     await rm(lock, { force: true });
   }
+}
+
+/** Whether a lock's owner is gone: a process of this host that no longer exists, or a lock gone stale. */
+async function abandoned(lock: string): Promise<boolean> {
+  const owner = Number(await readFile(lock, 'utf8').catch(() => ''));
+  if (Number.isInteger(owner) && owner > 0 && !alive(owner)) return true;
+  const age = await stat(lock).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => 0,
+  );
+  return age > STALE_LOCK_MS;
 }
 
 function hasCode(err: unknown, code: string): boolean {

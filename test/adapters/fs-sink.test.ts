@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STALE_LOCK_MS } from '#adapters/fs-conditional';
 import { createFsSink } from '#adapters/fs-sink';
 import { safeHost } from '#adapters/fs-temp';
 
@@ -68,6 +69,46 @@ describe('fs sink', () => {
       etag: second,
     });
     expect(await sink.putIf('w/gone.json', 'x', 'application/json', { ifMatch: first ?? '' })).toBeNull();
+  });
+
+  describe('the lock of a swap', () => {
+    /** The lock file a swap of `key` takes (named by the sha256 of the target's path). */
+    const lockOf = (key: string) =>
+      join(dir, '.tmp', 'locks', createHash('sha256').update(join(dir, key)).digest('hex').slice(0, 32));
+    const held = async (key: string, owner: number, ageMs = 0) => {
+      const lock = lockOf(key);
+      await mkdir(join(dir, '.tmp', 'locks'), { recursive: true });
+      await writeFile(lock, String(owner));
+      const at = (Date.now() - ageMs) / 1000;
+      await utimes(lock, at, at);
+      return lock;
+    };
+
+    it('is taken over at once when a killed process of this host left it', async () => {
+      const sink = createFsSink(dir);
+      const tag = await sink.putIf('w/lease.json', 'one', 'application/json', { ifNoneMatch: '*' });
+      const lock = await held('w/lease.json', 999_999_999);
+      const started = Date.now();
+      expect(
+        await sink.putIf('w/lease.json', 'two', 'application/json', { ifMatch: tag ?? '' }),
+      ).not.toBeNull();
+      expect(Date.now() - started).toBeLessThan(STALE_LOCK_MS);
+      expect(await readdir(join(dir, '.tmp', 'locks'))).not.toContain(lock.split('/').pop());
+    });
+
+    it('held by a live process, is waited for until released, or taken over once stale', async () => {
+      const sink = createFsSink(dir);
+      const tag = await sink.putIf('w/lease.json', 'one', 'application/json', { ifNoneMatch: '*' });
+      const lock = await held('w/lease.json', process.pid);
+      setTimeout(() => void rm(lock), 100);
+      const second = await sink.putIf('w/lease.json', 'two', 'application/json', { ifMatch: tag ?? '' });
+      expect(second).not.toBeNull();
+      await held('w/lease.json', process.pid, STALE_LOCK_MS + 1_000);
+      expect(
+        await sink.putIf('w/lease.json', 'three', 'application/json', { ifMatch: second ?? '' }),
+      ).not.toBeNull();
+      expect(await readFile(join(dir, 'w/lease.json'), 'utf8')).toBe('three');
+    });
   });
 
   it('of many concurrent swaps from one version exactly one wins', async () => {
