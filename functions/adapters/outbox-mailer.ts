@@ -44,7 +44,7 @@ async function highestNumber(dir: string): Promise<number> {
 }
 
 /** Longest slug kept whole; a longer one is cut at a word boundary and given a hash of the whole. */
-export const SLUG_MAX = 60;
+export const SLUG_MAX = 80;
 
 /**
  * `FAILED: Weekly – x` → `failed-weekly-x`; ASCII only, never empty. A slug longer than `SLUG_MAX`

@@ -60,11 +60,11 @@ describe('slug', () => {
   });
 
   it('shortens a long subject at a word boundary and adds a hash, so "run detail" never sits beside "run details"', () => {
-    const base = 'Weekly campaign performance 2026-11-16 – 2026-11-22';
+    const base = 'Weekly campaign performance of every Instagram creator 2026-11-16 – 2026-11-22';
     const a = slug(`${base} run details`);
     const b = slug(`${base} run detail`);
     expect(a).not.toBe(b);
-    expect(a).toMatch(/^weekly-campaign-performance-2026-11-16-2026-11-22-[0-9a-f]{8}$/);
+    expect(a).toMatch(/^weekly-campaign-performance-of-every-instagram-creator-2026-11-16-2026-[0-9a-f]{8}$/);
   });
 
   it('property: at most SLUG_MAX characters, the same for the same subject, whole words of the full slug, distinct for distinct long slugs', () => {

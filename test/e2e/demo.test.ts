@@ -72,7 +72,7 @@ describe('demo', () => {
     expect(files.filter((f) => f.endsWith('.eml'))).toHaveLength(4);
     expect(files.filter((f) => f.endsWith('.html'))).toEqual([
       '001-weekly-campaign-performance-2026-11-16-2026-11-22.html',
-      '002-weekly-campaign-performance-2026-11-16-2026-11-22-run-detail.html',
+      '002-weekly-campaign-performance-2026-11-16-2026-11-22-run-details.html',
       '003-monthly-account-overview-2026-10-01-2026-10-31.html',
       '004-monthly-account-overview-2026-10-01-2026-10-31-run-details.html',
     ]);
