@@ -214,7 +214,8 @@ describe('lookback: 1 against late-arriving metrics', () => {
     const restated = runs[1]?.restated?.[0];
     const posts = restated?.reports.find((r) => r.reportId === 'posts');
     const revised = posts?.totals.likes;
-    if (!email || !revised || revised.before === null || revised.after === null) throw new Error('no revision');
+    if (!email || !revised || revised.before === null || revised.after === null)
+      throw new Error('no revision');
     // small counters: the manifest holds them as JSON numbers
     const likes = { before: Number(revised.before), after: Number(revised.after) };
     const pct = (((likes.after - likes.before) / likes.before) * 100).toFixed(1);

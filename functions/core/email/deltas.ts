@@ -3,7 +3,13 @@
  * it in `totals` (additive counters); anything else (rates, averages, reach, ROI) is never summed here.
  * Names are matched spelling-blind (config KPIs use API names, totals may be keyed by snake_case).
  */
-import { type ColumnType, type Manifest, type ManifestReport, type TotalValue, totalNumber } from '../manifest';
+import {
+  type ColumnType,
+  type Manifest,
+  type ManifestReport,
+  type TotalValue,
+  totalNumber,
+} from '../manifest';
 import { own } from '../records';
 import { sameName } from './labels';
 

@@ -121,7 +121,11 @@ export class ReportWriter {
     for (const c of columns) {
       if (c.role !== 'metric') continue;
       const cells = slice.cells(c.key, true);
-      if (cells !== undefined) this.totals.addColumn(c.key, cells.map((v) => fitted(c.type, v)));
+      if (cells !== undefined)
+        this.totals.addColumn(
+          c.key,
+          cells.map((v) => fitted(c.type, v)),
+        );
     }
     this.rank(slice, columns);
     const spec = this.o.formats.includes('csv')

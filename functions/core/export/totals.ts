@@ -65,7 +65,9 @@ function decimalText(m: bigint, scale: number): string {
 export function totalValue(m: bigint, scale: number): TotalValue {
   const text = decimalText(m, scale);
   if (!text.includes('.')) {
-    return m <= BigInt(Number.MAX_SAFE_INTEGER) && m >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(text) : text;
+    return m <= BigInt(Number.MAX_SAFE_INTEGER) && m >= -BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(text)
+      : text;
   }
   // a decimal of at most 15 significant digits round-trips through a double exactly
   const significant = text.replace(/[-.]/g, '').replace(/^0+/, '');

@@ -13,12 +13,12 @@
 import { mergeReports, parseManifest, updateWindowManifest } from '../commit/window-manifest';
 import type { LookbackWindow } from '../lookback';
 import type {
-  TotalBeforeAfter,
   Manifest,
   ManifestHistoryEntry,
   ManifestReport,
   RestatedReport,
   RestatedWindow,
+  TotalBeforeAfter,
 } from '../manifest';
 import type { Sink } from '../sink';
 import type { PreviousEntry, ReportOutcome, RunPlan } from './types';
