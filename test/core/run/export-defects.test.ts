@@ -75,4 +75,14 @@ describe('issue 22 regressions in the export step', () => {
       want,
     );
   });
+
+  it('keeps the value of a field named dt beside the dt= partition (DuckDB with hive partitioning)', async () => {
+    const rows = [{ postId: 'p1', dt: '2026-11-05', metrics: { likes: 1, shares: 1, engagementRate: 0 } }];
+    const outcome = outcomeOf(await exportReportStep(postsConfig(), POSTS_TASK, null, deps(rows)));
+    expect(outcome.manifest.columns.map((c) => [c.name, c.apiName])).toContainEqual(['dt__2', 'dt']);
+    const glob = lit(join(dir, 'exports/daily/posts/parquet/*/*.parquet'));
+    expect(
+      await duckQuery(`SELECT dt::VARCHAR AS dt, dt__2 FROM read_parquet(${glob}, hive_partitioning = true)`),
+    ).toEqual([{ dt: '2026-11-22', dt__2: '2026-11-05' }]);
+  });
 });
