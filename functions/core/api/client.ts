@@ -10,7 +10,7 @@
  * the server passes through a redactor that masks both before it is used.
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
-import { ExporterError } from '../errors';
+import { ExporterError, isExporterError } from '../errors';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
 import type { HttpFactory } from './http';
@@ -33,7 +33,7 @@ import { createTransport, type Received } from './transport';
 import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
 
 /** What one call adds to the client's settings: its abort signal, deadline and retry hook. */
-type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry'>;
+type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry' | 'runId'>;
 
 export interface ClientCredentials {
   readonly clientId: string;
@@ -164,7 +164,14 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       const failure = failureOf('POST', '/oauth/token', res);
       throw retryableOr(res, (a, o) => tokenError(failure, a, o));
     });
-  const tokens = createTokenManager<Call>({ fetchToken, now });
+  // a token 401/403 ends token requests for the run (the call's runId; a CLI process when absent):
+  // every report fails with the same message after one request
+  const tokens = createTokenManager<Call>({
+    fetchToken,
+    now,
+    isFinal: (err) => isExporterError(err, 'AUTH_REJECTED') || isExporterError(err, 'AUTH_FORBIDDEN'),
+    scopeOf: (call) => call?.runId,
+  });
 
   const fetchPage = async (request: ReportRequest, cursor: string | null, call: Call) => {
     const path = `/v2/${request.route}`;
