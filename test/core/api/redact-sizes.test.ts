@@ -4,7 +4,8 @@
  * that broke the RegExp-based redactor (a JWT over ~17 KB made V8 refuse the pattern, and the error's
  * text was the pattern). Set REDACT_RUNS for a longer search.
  */
-import { fc, test } from '@fast-check/vitest';
+import { test } from '@fast-check/vitest';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRedactor, maskForms, REDACTION_FAILED } from '#core/api/redact';
 
