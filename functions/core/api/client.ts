@@ -28,7 +28,13 @@ import {
   type RetryPolicy,
   withRetries,
 } from './retry';
-import { createTokenManager, parseToken, type TokenRequestFormat, tokenRequestBody } from './token';
+import {
+  createTokenManager,
+  parseToken,
+  type TokenRequestFormat,
+  tokenRequestBody,
+  trimmedCredentials,
+} from './token';
 import { createTransport, type Received } from './transport';
 import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
 
@@ -142,8 +148,10 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   // (concurrent calls share the request)
   const fetchToken = (call: Call = {}) =>
     withRetries(retryContext('oauth/token', { ...call, signal: undefined }), async () => {
-      const creds = await options.credentials();
-      redactor.add(creds.clientSecret, true);
+      const given = await options.credentials();
+      // remembered as given (and so trimmed, CR/LF-stripped …) before anything can fail or echo it
+      redactor.add(given.clientSecret, true);
+      const creds = trimmedCredentials(given);
       const res = await send({
         method: 'POST',
         url: tokenUrl(options.baseUrl),

@@ -128,6 +128,30 @@ export function createTokenManager<C = undefined>(options: TokenManagerOptions<C
   };
 }
 
+/**
+ * The credentials as sent: the client id and secret trimmed of surrounding whitespace (a secret
+ * pasted from a Windows `.env` file ends in CR LF, one from a terminal in a space or newline, and
+ * no server's secret has them). CREDENTIALS_INVALID when one is empty once trimmed.
+ */
+export function trimmedCredentials(creds: { readonly clientId: string; readonly clientSecret: string }): {
+  clientId: string;
+  clientSecret: string;
+} {
+  const clientId = creds.clientId.trim();
+  const clientSecret = creds.clientSecret.trim();
+  const blank = [clientId === '' ? 'clientId' : '', clientSecret === '' ? 'clientSecret' : ''].filter(
+    Boolean,
+  );
+  if (blank.length > 0) {
+    throw new ExporterError(
+      'CREDENTIALS_INVALID',
+      `the API credentials' ${blank.join(' and ')} ${blank.length > 1 ? 'are' : 'is'} empty or only whitespace; set REPORTING_CLIENT_ID and REPORTING_CLIENT_SECRET, or the secret's {"clientId","clientSecret"}`,
+      { details: { fields: blank.join(', ') } },
+    );
+  }
+  return { clientId, clientSecret };
+}
+
 /** `json`: `{"clientId","clientSecret"}`; `form`: an OAuth 2.0 client-credentials form body. */
 export type TokenRequestFormat = 'json' | 'form';
 
