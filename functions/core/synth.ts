@@ -1,11 +1,11 @@
 /**
  * What `cdk synth` reads from the functions tree besides the config schema (`./config/*`) and the
- * handlers' entry points: the name of the config file in the bundles, the check that a config's state
- * payloads fit, and the workflow's scratch prefixes in the bucket (task lists, Map results) that the stack grants and names.
+ * handlers' entry points: the name of the config file in the bundles, the check that a config keeps the
+ * deployment's limits, and the workflow's scratch prefixes in the bucket (task lists, Map results) that the stack grants and names.
  * `infra/` imports core code from here only (test/architecture/infra-imports.test.ts), so this file is
  * the one published surface between the app and the code it deploys.
  */
 export { BUNDLED_CONFIG_FILE } from './config/bundled';
 export { recipientParameters } from './email/recipients';
 export { mapResultsPrefix, workflowPrefix } from './export/keys';
-export { assertPayloadsFit } from './run/payload-estimate';
+export { assertWithinLimits } from './limits';
