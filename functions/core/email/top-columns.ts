@@ -5,8 +5,8 @@
  * shows them). Applied to rows it already trimmed, the choice gives the same columns again.
  */
 import type { ReportConfig } from '../config/schema';
+import type { SummaryRow } from '../export/top';
 import { own } from '../records';
-import type { SummaryRow } from '../run/types';
 import { oneLine, readableList, truncate } from './format';
 import { sameName } from './labels';
 import { isList, isOverTime } from './shape';
