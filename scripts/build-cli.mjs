@@ -91,9 +91,9 @@ export async function buildCli() {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const why = process.argv.includes('--if-stale') ? staleness() : 'asked to';
+  const why = process.argv.includes('--if-stale') ? staleness() : '';
   if (why !== undefined) {
     const ms = await buildCli();
-    process.stderr.write(`built ${relative(process.cwd(), BUNDLE)} in ${ms} ms (${why})\n`);
+    process.stderr.write(`built ${relative(process.cwd(), BUNDLE)} in ${ms} ms${why ? ` (${why})` : ''}\n`);
   }
 }
