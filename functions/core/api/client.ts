@@ -10,7 +10,7 @@
  * the server passes through a redactor that masks both before it is used.
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
-import { ExporterError } from '../errors';
+import { ExporterError, isExporterError } from '../errors';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
 import type { HttpFactory } from './http';
@@ -28,12 +28,18 @@ import {
   type RetryPolicy,
   withRetries,
 } from './retry';
-import { createTokenManager, parseToken, type TokenRequestFormat, tokenRequestBody } from './token';
+import {
+  createTokenManager,
+  parseToken,
+  type TokenRequestFormat,
+  tokenRequestBody,
+  trimmedCredentials,
+} from './token';
 import { createTransport, type Received } from './transport';
 import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
 
 /** What one call adds to the client's settings: its abort signal, deadline and retry hook. */
-type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry'>;
+type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry' | 'runId'>;
 
 export interface ClientCredentials {
   readonly clientId: string;
@@ -142,8 +148,10 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   // (concurrent calls share the request)
   const fetchToken = (call: Call = {}) =>
     withRetries(retryContext('oauth/token', { ...call, signal: undefined }), async () => {
-      const creds = await options.credentials();
-      redactor.add(creds.clientSecret, true);
+      const given = await options.credentials();
+      // remembered as given (and so trimmed, CR/LF-stripped …) before anything can fail or echo it
+      redactor.add(given.clientSecret, true);
+      const creds = trimmedCredentials(given);
       const res = await send({
         method: 'POST',
         url: tokenUrl(options.baseUrl),
@@ -164,7 +172,14 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       const failure = failureOf('POST', '/oauth/token', res);
       throw retryableOr(res, (a, o) => tokenError(failure, a, o));
     });
-  const tokens = createTokenManager<Call>({ fetchToken, now });
+  // a token 401/403 ends token requests for the run (the call's runId; a CLI process when absent):
+  // every report fails with the same message after one request
+  const tokens = createTokenManager<Call>({
+    fetchToken,
+    now,
+    isFinal: (err) => isExporterError(err, 'AUTH_REJECTED') || isExporterError(err, 'AUTH_FORBIDDEN'),
+    scopeOf: (call) => call?.runId,
+  });
 
   const fetchPage = async (request: ReportRequest, cursor: string | null, call: Call) => {
     const path = `/v2/${request.route}`;
