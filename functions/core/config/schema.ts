@@ -12,7 +12,7 @@ import { windowProblem } from '../window-kinds';
 import { parseScheduleExpression } from './cron';
 import { deploySchema } from './deploy-schema';
 import { baseUrlProblems, prefixProblem } from './locations';
-import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES } from './routes';
+import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES, routesWhere } from './routes';
 
 const ID = /^[a-z0-9-]{1,40}$/;
 /** Query parameters the exporter sets itself; `params` may not override them. */
@@ -294,7 +294,7 @@ const reportSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['metrics'],
-          message: `route "${report.route}" never returns trackingLinks*/affiliateLinks* metrics (${bad.join(', ')}); they are available on campaigns/performance, creators/performance and instances/performance`,
+          message: `route "${report.route}" never returns trackingLinks*/affiliateLinks* metrics (${bad.join(', ')}); they are available on ${routesWhere((r) => r.linkMetrics).join(', ')}`,
         });
       }
     }
@@ -310,7 +310,7 @@ const reportSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['filters', 'instanceIds'],
-        message: `route "${report.route}" takes no filters (only limit and nextCursor): it lists every instance bound to the client; remove instanceIds`,
+        message: `route "${report.route}" takes ${takes(spec)}; remove instanceIds`,
       });
     }
     if (!spec.baseFilters) {
