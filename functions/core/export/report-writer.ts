@@ -15,7 +15,7 @@
  */
 
 import type { ApiRow } from '../api/types';
-import type { ManifestFile, ReportWarning, Window } from '../manifest';
+import type { ManifestFile, ReportWarning, TotalValue, Window } from '../manifest';
 import type { CheckpointState } from '../run/checkpoint';
 import type { SummaryRow } from '../run/types';
 import type { Sink } from '../sink';
@@ -117,7 +117,16 @@ export class ReportWriter {
     this.slice = new RowGroupBuffer();
     const columns = await this.modelFor(slice);
     this.countBreaks(slice, columns);
-    for (const [name, cells] of slice.metrics) this.totals.addColumn(name, cells);
+    // totals add what the files hold: each value as its column holds it (null where it broke the type)
+    for (const c of columns) {
+      if (c.role !== 'metric') continue;
+      const cells = slice.cells(c.key, true);
+      if (cells !== undefined)
+        this.totals.addColumn(
+          c.key,
+          cells.map((v) => fitted(c.type, v)),
+        );
+    }
     this.rank(slice, columns);
     const spec = this.o.formats.includes('csv')
       ? { columns, window: this.o.window, formulaGuard: this.o.formulaGuard ?? false }
@@ -197,7 +206,7 @@ export class ReportWriter {
   }
 
   /** Totals (by the API's metric names) of the additive metrics whose column is numeric. */
-  totalsResult(): Record<string, number> {
+  totalsResult(): Record<string, TotalValue> {
     const numeric = new Set(
       this.columns()
         .filter((c) => c.source.kind === 'metric' && (c.type === 'int64' || c.type === 'double'))

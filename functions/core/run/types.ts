@@ -4,7 +4,7 @@
  * and through the CLI, which calls the same core functions in-process.
  */
 import * as z from 'zod/mini';
-import { ManifestReportSchema, WindowSchema } from '../manifest';
+import { ManifestReportSchema, TotalValueSchema, WindowSchema } from '../manifest';
 
 /** What EventBridge Scheduler (or the CLI) starts a run with. */
 export const RunRequestSchema = z.object({
@@ -57,7 +57,7 @@ export type SummaryRow = z.infer<typeof SummaryRowSchema>;
 
 const PreviousEntrySchema = z.object({
   rowCount: z.int().check(z.nonnegative()),
-  totals: z.record(z.string(), z.number()),
+  totals: z.record(z.string(), TotalValueSchema),
 });
 export type PreviousEntry = z.infer<typeof PreviousEntrySchema>;
 
