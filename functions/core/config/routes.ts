@@ -59,7 +59,13 @@ export interface RouteSpec {
   readonly trendCap: number | null;
 }
 
-const LIST = { response: 'rows', metrics: 'forbidden', paged: true, baseFilters: false, linkMetrics: false } as const;
+const LIST = {
+  response: 'rows',
+  metrics: 'forbidden',
+  paged: true,
+  baseFilters: false,
+  linkMetrics: false,
+} as const;
 const PERFORMANCE = { response: 'rows', metrics: 'required', baseFilters: true, instanceIds: true } as const;
 const RANKED = { picture: 'ranked', trendCap: null } as const;
 

@@ -3,7 +3,7 @@
  * plus a top-N list where `topBy` is set), the words for a report's rows, and the one line saying what
  * a report covers.
  */
-import { type Picture, ROUTE_SPECS, type Route, type RouteSpec, ROUTES } from '../config/routes';
+import { type Picture, ROUTE_SPECS, ROUTES, type Route, type RouteSpec } from '../config/routes';
 import type { ReportConfig } from '../config/schema';
 import { humanise } from './labels';
 

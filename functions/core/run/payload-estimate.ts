@@ -108,10 +108,10 @@ export function outcomeBytesOf(config: Config, schedule: ScheduleConfig, reportI
   const rowBytes = 2 + shown.reduce((sum, c) => sum + c.length + 4 + cell, 0);
   const topRows =
     trendCap !== null
-    ? trendCap
-    : report.summary.topBy === undefined
-      ? 0
-      : (report.summary.topN ?? DEFAULT_TOP_N);
+      ? trendCap
+      : report.summary.topBy === undefined
+        ? 0
+        : (report.summary.topN ?? DEFAULT_TOP_N);
   return payloadBytes({ manifest, top: [] }) + topRows * rowBytes + 1;
 }
 

@@ -26,7 +26,12 @@ describe('the route spec', () => {
     for (const route of ROUTES) {
       const ours = ROUTE_SPECS[route];
       const sim = SIM_ROUTE_SPECS[route];
-      expect({ route, paged: ours.paged, baseFilters: ours.baseFilters, single: ours.response === 'object' }).toEqual({
+      expect({
+        route,
+        paged: ours.paged,
+        baseFilters: ours.baseFilters,
+        single: ours.response === 'object',
+      }).toEqual({
         route,
         paged: sim.paged,
         baseFilters: sim.baseFilters,
