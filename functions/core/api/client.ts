@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { ROUTE_SPECS } from '../config/routes';
-import { ExporterError } from '../errors';
+import { ExporterError, isExporterError } from '../errors';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
 import type { HttpFactory } from './http';
@@ -29,12 +29,18 @@ import {
   type RetryPolicy,
   withRetries,
 } from './retry';
-import { createTokenManager, parseToken, type TokenRequestFormat, tokenRequestBody } from './token';
+import {
+  createTokenManager,
+  parseToken,
+  type TokenRequestFormat,
+  tokenRequestBody,
+  trimmedCredentials,
+} from './token';
 import { createTransport, type Received } from './transport';
 import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
 
 /** What one call adds to the client's settings: its abort signal, deadline and retry hook. */
-type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry'>;
+type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry' | 'runId'>;
 
 export interface ClientCredentials {
   readonly clientId: string;
@@ -143,8 +149,10 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   // (concurrent calls share the request)
   const fetchToken = (call: Call = {}) =>
     withRetries(retryContext('oauth/token', { ...call, signal: undefined }), async () => {
-      const creds = await options.credentials();
-      redactor.add(creds.clientSecret, true);
+      const given = await options.credentials();
+      // remembered as given (and so trimmed, CR/LF-stripped …) before anything can fail or echo it
+      redactor.add(given.clientSecret, true);
+      const creds = trimmedCredentials(given);
       const res = await send({
         method: 'POST',
         url: tokenUrl(options.baseUrl),
@@ -165,7 +173,14 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       const failure = failureOf('POST', '/oauth/token', res);
       throw retryableOr(res, (a, o) => tokenError(failure, a, o));
     });
-  const tokens = createTokenManager<Call>({ fetchToken, now });
+  // a token 401/403 ends token requests for the run (the call's runId; a CLI process when absent):
+  // every report fails with the same message after one request
+  const tokens = createTokenManager<Call>({
+    fetchToken,
+    now,
+    isFinal: (err) => isExporterError(err, 'AUTH_REJECTED') || isExporterError(err, 'AUTH_FORBIDDEN'),
+    scopeOf: (call) => call?.runId,
+  });
 
   const fetchPage = async (request: ReportRequest, cursor: string | null, call: Call) => {
     const path = ROUTE_SPECS[request.route].path;

@@ -176,6 +176,7 @@ async function exportWithLease(
     const source = deps.api.pages(reportRequest(report, task.window), {
       cursor: resumed?.cursor ?? null,
       signal: controller.signal,
+      runId: task.runId,
       ...(deps.apiDeadlineMs ? { deadlineMs: deps.apiDeadlineMs } : {}),
       onRetry: () => {
         retries += 1;
