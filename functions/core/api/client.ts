@@ -10,6 +10,7 @@
  * the server passes through a redactor that masks both before it is used.
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
+import { ROUTE_SPECS } from '../config/routes';
 import { ExporterError, isExporterError } from '../errors';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
@@ -182,7 +183,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   });
 
   const fetchPage = async (request: ReportRequest, cursor: string | null, call: Call) => {
-    const path = `/v2/${request.route}`;
+    const path = ROUTE_SPECS[request.route].path;
     const url = dataUrl(
       options.baseUrl,
       request.route,
@@ -225,7 +226,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   return {
     async *pages(request: ReportRequest, pageOptions: PageOptions = {}): AsyncGenerator<ApiPage> {
       const pagesOfRequest = paginate({
-        label: `GET /v2/${request.route}`,
+        label: `GET ${ROUTE_SPECS[request.route].path}`,
         startCursor: pageOptions.cursor ?? null,
         fetchPage: (cursor) => fetchPage(request, cursor, pageOptions),
       });
