@@ -15,7 +15,7 @@ export { recipientParameters } from './email/recipients';
 export { type GlueColumn, tableName } from './export/catalog';
 export { FORMATS, type Format } from './export/formats';
 export { formatPrefix, mapResultsPrefix, workflowPrefix } from './export/keys';
-export { assertPayloadsFit } from './run/payload-estimate';
+export { assertWithinLimits } from './limits';
 
 /**
  * The Glue columns of a report's table in the template (docs/export.md "Catalog"): the part of the

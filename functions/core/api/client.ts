@@ -10,7 +10,8 @@
  * the server passes through a redactor that masks both before it is used.
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
-import { ExporterError } from '../errors';
+import { ROUTE_SPECS } from '../config/routes';
+import { ExporterError, isExporterError } from '../errors';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
 import type { HttpFactory } from './http';
@@ -39,7 +40,7 @@ import { createTransport, type Received } from './transport';
 import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
 
 /** What one call adds to the client's settings: its abort signal, deadline and retry hook. */
-type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry'>;
+type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry' | 'runId'>;
 
 export interface ClientCredentials {
   readonly clientId: string;
@@ -175,10 +176,17 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       const failure = failureOf('POST', '/oauth/token', res);
       throw retryableOr(res, (a, o) => tokenError(failure, a, o));
     });
-  const tokens = createTokenManager<Call>({ fetchToken, now });
+  // a token 401/403 ends token requests for the run (the call's runId; a CLI process when absent):
+  // every report fails with the same message after one request
+  const tokens = createTokenManager<Call>({
+    fetchToken,
+    now,
+    isFinal: (err) => isExporterError(err, 'AUTH_REJECTED') || isExporterError(err, 'AUTH_FORBIDDEN'),
+    scopeOf: (call) => call?.runId,
+  });
 
   const fetchPage = async (request: ReportRequest, cursor: string | null, call: Call) => {
-    const path = `/v2/${request.route}`;
+    const path = ROUTE_SPECS[request.route].path;
     const url = dataUrl(
       options.baseUrl,
       request.route,
@@ -233,7 +241,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   return {
     async *pages(request: ReportRequest, pageOptions: PageOptions = {}): AsyncGenerator<ApiPage> {
       const pagesOfRequest = paginate({
-        label: `GET /v2/${request.route}`,
+        label: `GET ${ROUTE_SPECS[request.route].path}`,
         startCursor: pageOptions.cursor ?? null,
         fetchPage: (cursor) => fetchPage(request, cursor, pageOptions),
       });

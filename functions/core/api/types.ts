@@ -63,6 +63,12 @@ export interface PageOptions {
   readonly deadlineMs?: () => number;
   /** Called for each retry this call makes (its token requests included), beside `ApiEvents.onRetry`. */
   readonly onRetry?: (info: RetryInfo) => void;
+  /**
+   * The run this call belongs to. A token route that refuses the credentials (401/403) is not asked
+   * again for the same run: its other reports fail with the same error. Absent = the client's
+   * lifetime is the run (a CLI process).
+   */
+  readonly runId?: string;
 }
 
 /** One retry, as the hooks see it: secret-free. */

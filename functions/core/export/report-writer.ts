@@ -60,6 +60,8 @@ export class ReportWriter {
   private slice = new RowGroupBuffer();
   private groupRows = 0;
   private model: ColumnModel | null = null;
+  /** The model of a report that has had no row yet: used for its empty part, never stored. */
+  private draft: ColumnModel | null = null;
   /** `CODE column` → how many values broke the column's type. */
   private readonly breaks: Map<string, number>;
   private readonly stream: EncoderStream;
@@ -138,6 +140,13 @@ export class ReportWriter {
   private async modelFor(slice: RowGroupBuffer): Promise<ColumnDef[]> {
     const cols = slice.columns();
     if (this.model === null) this.model = (await this.o.models.load())?.model ?? null;
+    if (this.model === null && slice.rows === 0) {
+      // A report without any row yet stores no model: its first model is made from its first rows, so
+      // the route's identifying fields come first even when the first window was empty. The empty
+      // part is written with this unstored model (window columns and the requested metrics).
+      this.draft = planModel(null, this.o, cols);
+      return this.columns();
+    }
     if (planModel(this.model, this.o, cols) !== this.model) {
       this.model = (await this.o.models.update((latest) => planModel(latest, this.o, cols))).model;
       // rows buffered for the open part are encoded into the next one, which has every column
@@ -185,7 +194,8 @@ export class ReportWriter {
 
   /** The report's column model as this writer last stored or read it (empty before the first rows). */
   columns(): ColumnDef[] {
-    return this.model === null ? [] : columnDefs(this.model);
+    const model = this.model ?? this.draft;
+    return model === null ? [] : columnDefs(model);
   }
 
   /** The manifest's columns: name, type and the API's name. */

@@ -18,6 +18,7 @@
  * (and capped): after a continuation, a repeat of a row from an earlier step goes unnoticed.
  */
 import * as z from 'zod/mini';
+import { toJsonText } from '../api/json';
 import type { ApiPage, ApiRow } from '../api/types';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig } from '../config/schema';
@@ -69,12 +70,6 @@ export function lossGuards(config: Config, report: ReportConfig, from?: GuardSta
   );
 }
 
-/** The guards' warnings as the manifest entry's `{ warnings }`, or nothing when there are none. */
-export function guardWarnings(guards: LossGuards): { warnings?: ReportWarning[] } {
-  const warnings = guards.warnings();
-  return warnings.length > 0 ? { warnings } : {};
-}
-
 export class LossGuards {
   private rows: number;
   private readonly seenMetrics: Set<string>;
@@ -123,7 +118,8 @@ export class LossGuards {
         this.lackingIds += 1;
         return;
       }
-      key += `${typeof v === 'string' ? v : JSON.stringify(v)}\u0000`;
+      // toJsonText, not JSON.stringify: an id beyond 2^53 arrives as a bigint (api/json.ts)
+      key += `${typeof v === 'string' ? v : toJsonText(v)}\u0000`;
     }
     const h = hash53(key);
     if (this.identities.size < MAX_TRACKED) {

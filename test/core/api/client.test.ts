@@ -247,6 +247,30 @@ describe('token', () => {
     expect(api.tokenRequests()).toHaveLength(1);
   });
 
+  it('ends token requests for the run after a token 403: later reports of the run fail alike without asking', async () => {
+    const { api, client } = setup(
+      pagesOf(1),
+      {},
+      {
+        tokenReply: () => ({
+          status: 403,
+          body: { type: 'x', title: 'Client not permitted', detail: 'Contact the account team.' },
+          headers: { 'content-type': 'application/problem+json' },
+        }),
+      },
+    );
+    // one after the other: the second starts after the first request has failed
+    const first = await failure(client.pages(REQUEST, { runId: 'run-1' }));
+    const second = await failure(client.pages(REQUEST, { runId: 'run-1' }));
+    expect(second.code).toBe('AUTH_FORBIDDEN');
+    expect(second.message).toBe(first.message);
+    expect(api.tokenRequests()).toHaveLength(1);
+    expect(api.dataRequests()).toHaveLength(0);
+    // another run of the same (long-lived) client asks once more
+    await failure(client.pages(REQUEST, { runId: 'run-2' }));
+    expect(api.tokenRequests()).toHaveLength(2);
+  });
+
   it('retries a token route 503 like any other request', async () => {
     let calls = 0;
     const { client, waits } = setup(
