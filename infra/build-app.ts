@@ -6,7 +6,7 @@
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Config } from '#core/config/schema';
-import { assertPayloadsFit } from '#core/synth';
+import { assertWithinLimits } from '#core/synth';
 import { ExporterStack } from './stacks/exporter-stack';
 
 export interface BuildAppOptions {
@@ -23,7 +23,7 @@ export interface BuildAppOptions {
 /** Context keys read here (all optional): stackName, sesIdentity, sesSandbox, mapConcurrency, glueDatabase, bucketName. */
 export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterStack } {
   // a config whose runs could not pass their state between steps is refused before synthesis
-  assertPayloadsFit(options.config, options.source);
+  assertWithinLimits(options.config, options.source);
   const app = options.app ?? new App(options.appProps);
   // Server access logs delivered under a bucket policy (not the legacy log-delivery ACL).
   app.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);

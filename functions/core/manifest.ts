@@ -10,6 +10,23 @@ export const COLUMN_TYPES = ['string', 'int64', 'double', 'date', 'timestamp', '
 export const ColumnTypeSchema = z.enum(COLUMN_TYPES);
 export type ColumnType = z.infer<typeof ColumnTypeSchema>;
 
+/**
+ * A metric's total: a JSON number when it is exactly the sum, else the exact sum as decimal text
+ * (`"270215978242064790"`) — a JSON number beyond 2^53 would be rounded by most JSON parsers.
+ */
+export const TotalValueSchema = z.union([z.number(), z.string().check(z.regex(/^-?\d+(?:\.\d+)?$/))]);
+/**
+ * A total as the manifest holds it: a JSON number when that number is exactly the sum (an integer
+ * within ±(2^53 − 1), or a decimal of at most 15 significant digits), otherwise the exact sum as a
+ * decimal string (`"270215978242064790"`, `"0.1000000000000000055"`).
+ */
+export type TotalValue = z.infer<typeof TotalValueSchema>;
+
+/** A total as a JavaScript number, for display and arithmetic (exact up to 2^53 / 15 digits). */
+export function totalNumber(value: TotalValue): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
 export const ManifestFileSchema = z.object({
   format: z.enum(FORMAT_IDS),
   key: z.string(),
@@ -51,8 +68,11 @@ export const ManifestReportSchema = z.object({
   columns: z.array(
     z.object({ name: z.string(), type: ColumnTypeSchema, apiName: z.optional(z.nullable(z.string())) }),
   ),
-  /** Sums of additive counters only; averages, rates, ratios, reach/frequency and ROI are absent. */
-  totals: z.record(z.string(), z.number()),
+  /**
+   * Exact sums of additive counters only; averages, rates, ratios, reach/frequency and ROI are absent,
+   * and so is a metric null (or absent) in every row.
+   */
+  totals: z.record(z.string(), TotalValueSchema),
   /** Plain words, secret-free; null when succeeded. */
   error: z.nullable(z.string()),
   /** The stable code of `error` (`AUTH_REJECTED`, `API_FORBIDDEN` …), for operators; absent when succeeded. */
@@ -80,7 +100,12 @@ export type Window = z.infer<typeof WindowSchema>;
 
 /** A number before and after a lookback re-export; null where there was none (no earlier export, failed). */
 const BeforeAfterSchema = z.object({ before: z.nullable(z.number()), after: z.nullable(z.number()) });
-export type BeforeAfter = z.infer<typeof BeforeAfterSchema>;
+/** A total before and after a lookback re-export (each exact, as in `totals`). */
+const TotalBeforeAfterSchema = z.object({
+  before: z.nullable(TotalValueSchema),
+  after: z.nullable(TotalValueSchema),
+});
+export type TotalBeforeAfter = z.infer<typeof TotalBeforeAfterSchema>;
 
 /** One report of an earlier window as this run's lookback re-exported it. */
 export const RestatedReportSchema = z.object({
@@ -88,7 +113,7 @@ export const RestatedReportSchema = z.object({
   status: ReportStatusSchema,
   rows: BeforeAfterSchema,
   /** Every total of either export, keyed by metric. */
-  totals: z.record(z.string(), BeforeAfterSchema),
+  totals: z.record(z.string(), TotalBeforeAfterSchema),
   /** Why the re-export failed (the earlier export then stands); null when it succeeded. */
   error: z.nullable(z.string()),
 });

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { runTasksKey } from '#core/export/keys';
+import { assertWithinLimits } from '#core/limits';
 import { planRun } from '#core/run/plan';
 import { planEnv } from './env';
 import { exportSink } from './io';
@@ -17,6 +18,9 @@ export const handler = lambdaHandler(
   async (event: unknown): Promise<PlannedRun> => {
     const request = PlanInputSchema.parse(event);
     const config = runtimeConfig();
+    // the limits validate and cdk synth check, again before any data is fetched (a config deployed
+    // before a limit existed, or by other means): the execution fails here, with no run started
+    assertWithinLimits(config, 'the deployed config');
     const env = planEnv();
     const { tasks, ...plan } = planRun(config, request, { now: () => new Date(), newRunId: randomUUID });
     logger.appendKeys({ scheduleId: plan.scheduleId, runId: plan.runId });

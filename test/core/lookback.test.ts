@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '#core/config/load';
 import type { ScheduleConfig } from '#core/config/schema';
-import { MAX_LOOKBACK } from '#core/config/schema';
+import { MAX_LOOKBACK } from '#core/config/schema-schedule';
 import { lookbackWindows } from '#core/lookback';
 import { planRun } from '#core/run/plan';
 import { computeWindow } from '#core/window';

@@ -201,7 +201,7 @@ describe('lookback: 1 against late-arriving metrics', () => {
           after: after?.totals[metric] ?? null,
         });
       }
-      expect(r.totals.likes?.after).toBeGreaterThan(r.totals.likes?.before ?? Number.POSITIVE_INFINITY);
+      expect(Number(r.totals.likes?.after)).toBeGreaterThan(Number(r.totals.likes?.before ?? Number.NaN));
     }
     expect(week1.history?.map((h) => [h.runId, h.kind])).toEqual([
       ['run-1', 'export'],
@@ -213,8 +213,11 @@ describe('lookback: 1 against late-arriving metrics', () => {
     const email = toStakeholders()[1];
     const restated = runs[1]?.restated?.[0];
     const posts = restated?.reports.find((r) => r.reportId === 'posts');
-    const likes = posts?.totals.likes;
-    if (!email || !likes || likes.before === null || likes.after === null) throw new Error('no revision');
+    const revised = posts?.totals.likes;
+    if (!email || !revised || revised.before === null || revised.after === null)
+      throw new Error('no revision');
+    // small counters: the manifest holds them as JSON numbers
+    const likes = { before: Number(revised.before), after: Number(revised.after) };
     const pct = (((likes.after - likes.before) / likes.before) * 100).toFixed(1);
     const line = `Week of 9 Nov · posts: likes revised from ${en.format(likes.before)} to ${en.format(likes.after)}, +${pct} %`;
     expect(email.text).toContain('Revised (earlier windows re-exported by this run):');
@@ -222,7 +225,7 @@ describe('lookback: 1 against late-arriving metrics', () => {
     expect(email.html).toContain('data-role="revised"');
     expect(email.html).toContain(line);
     // this week's KPI change is against week one as revised, not as first exported
-    const now = runs[1]?.reports.find((r) => r.reportId === 'posts')?.totals.likes ?? 0;
+    const now = Number(runs[1]?.reports.find((r) => r.reportId === 'posts')?.totals.likes ?? 0);
     const change = now - likes.after;
     expect(email.text).toContain(
       `Likes: ${en.format(now)}  ${change >= 0 ? '▲ +' : '▼ -'}${en.format(Math.abs(change))}`,

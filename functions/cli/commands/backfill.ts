@@ -73,7 +73,7 @@ export function registerBackfill(program: Command): void {
     log.info('backfill', { scheduleId: schedule.id, runs: runs.length, from: opts.from, to: opts.to });
     const emailFailures: string[] = [];
     const manifests = await runAll(
-      { config, sink, mailer, log, api: realApi, emailFailures, lease: leaseFor(opts) },
+      { config, sink, mailer, log, api: realApi, emailFailures, lease: leaseFor(opts), source: opts.config },
       schedule.id,
       runs.map((r) => r.scheduledTime),
       [],

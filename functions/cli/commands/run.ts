@@ -22,6 +22,7 @@ import { validSetsOf } from '#core/config/known-metrics';
 import type { Config } from '#core/config/schema';
 import type { Mailer } from '#core/email/types';
 import { describeError, ExporterError } from '#core/errors';
+import { assertWithinLimits } from '#core/limits';
 import type { Log } from '#core/log';
 import type { Manifest } from '#core/manifest';
 import { findReport, findSchedule } from '#core/run/lookup';
@@ -118,17 +119,25 @@ export interface RunContext {
    * the reason is added here; otherwise its `emailError` (EMAIL_FAILED) is thrown.
    */
   readonly emailFailures?: string[];
+  /** The config's file name, for messages. Default `reports.yaml`. */
+  readonly source?: string;
 }
 
-/** Runs schedule occurrences one after another; returns their manifests. */
+/**
+ * Runs schedule occurrences one after another; returns their manifests. A config the deployment would
+ * refuse (`#core/limits`) is refused here too, before anything is fetched; a report asked for twice
+ * runs once.
+ */
 export async function runAll(
   ctx: RunContext,
   scheduleId: string,
   times: readonly string[],
-  reportIds: readonly string[],
+  asked: readonly string[],
 ): Promise<Manifest[]> {
   const schedule = findSchedule(ctx.config, scheduleId);
+  const reportIds = [...new Set(asked)];
   for (const id of reportIds) findReport(schedule, id);
+  assertWithinLimits(ctx.config, ctx.source);
   const api = ctx.api(ctx.config, ctx.log);
   const manifests: Manifest[] = [];
   try {
@@ -240,7 +249,7 @@ export function registerRun(program: Command): void {
     const log = createCliLog();
     const emailFailures: string[] = [];
     const manifests = await runAll(
-      { config, sink, mailer, log, api: realApi, emailFailures, lease: leaseFor(opts) },
+      { config, sink, mailer, log, api: realApi, emailFailures, lease: leaseFor(opts), source: opts.config },
       opts.schedule,
       [selected.scheduledTime],
       opts.report,

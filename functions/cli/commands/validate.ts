@@ -4,7 +4,7 @@ import { knownMetricsPath, manifestValidSets, readKnownMetrics } from '#adapters
 import { learnedNames } from '#core/config/known-metrics';
 import { DOCUMENTED_METRICS, metricSuggestions, suggestionMessage } from '#core/config/metric-names';
 import { describeEstimate, estimateRequests } from '#core/cost';
-import { assertPayloadsFit } from '#core/run/payload-estimate';
+import { assertWithinLimits } from '#core/limits';
 import { METRICS } from '#simulator/catalog';
 import { collect } from './run';
 
@@ -31,7 +31,7 @@ export function registerValidate(program: Command): void {
     )
     .action(async (opts: { config: string; manifest: string[] }) => {
       const config = await loadConfig(opts.config);
-      assertPayloadsFit(config, opts.config);
+      assertWithinLimits(config, opts.config);
       const reports = config.schedules.reduce((n, s) => n + s.reports.length, 0);
       // "did you mean" also knows the names a 400 listed: those `run`/`check` kept beside the config,
       // and those of the manifests given

@@ -10,7 +10,8 @@
  * the server passes through a redactor that masks both before it is used.
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
-import { ExporterError } from '../errors';
+import { ROUTE_SPECS } from '../config/routes';
+import { ExporterError, isExporterError } from '../errors';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
 import type { HttpFactory } from './http';
@@ -28,12 +29,18 @@ import {
   type RetryPolicy,
   withRetries,
 } from './retry';
-import { createTokenManager, parseToken, type TokenRequestFormat, tokenRequestBody } from './token';
+import {
+  createTokenManager,
+  parseToken,
+  type TokenRequestFormat,
+  tokenRequestBody,
+  trimmedCredentials,
+} from './token';
 import { createTransport, type Received } from './transport';
 import type { ApiEvents, ApiPage, ArrayFormat, PageOptions, ReportingApi, ReportRequest } from './types';
 
 /** What one call adds to the client's settings: its abort signal, deadline and retry hook. */
-type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry'>;
+type Call = Pick<PageOptions, 'signal' | 'deadlineMs' | 'onRetry' | 'runId'>;
 
 export interface ClientCredentials {
   readonly clientId: string;
@@ -79,6 +86,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 const MIN_ATTEMPT_MS = 1000;
 const USER_AGENT = 'report-exporter/0.1';
+/** Asked of the server by both adapters alike (fetch would add its own otherwise); ./body decodes them. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** Creates a client; nothing is sent until the first page is asked for. */
 export function createApiClient(options: ApiClientOptions): ReportingApi {
@@ -142,8 +151,10 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   // (concurrent calls share the request)
   const fetchToken = (call: Call = {}) =>
     withRetries(retryContext('oauth/token', { ...call, signal: undefined }), async () => {
-      const creds = await options.credentials();
-      redactor.add(creds.clientSecret, true);
+      const given = await options.credentials();
+      // remembered as given (and so trimmed, CR/LF-stripped …) before anything can fail or echo it
+      redactor.add(given.clientSecret, true);
+      const creds = trimmedCredentials(given);
       const res = await send({
         method: 'POST',
         url: tokenUrl(options.baseUrl),
@@ -152,6 +163,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
         ...(call.deadlineMs ? { deadlineMs: call.deadlineMs } : {}),
         ...tokenRequestBody(creds, options.tokenRequest ?? 'json', {
           accept: 'application/json',
+          'accept-encoding': ACCEPT_ENCODING,
           'user-agent': USER_AGENT,
         }),
       });
@@ -164,10 +176,17 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       const failure = failureOf('POST', '/oauth/token', res);
       throw retryableOr(res, (a, o) => tokenError(failure, a, o));
     });
-  const tokens = createTokenManager<Call>({ fetchToken, now });
+  // a token 401/403 ends token requests for the run (the call's runId; a CLI process when absent):
+  // every report fails with the same message after one request
+  const tokens = createTokenManager<Call>({
+    fetchToken,
+    now,
+    isFinal: (err) => isExporterError(err, 'AUTH_REJECTED') || isExporterError(err, 'AUTH_FORBIDDEN'),
+    scopeOf: (call) => call?.runId,
+  });
 
   const fetchPage = async (request: ReportRequest, cursor: string | null, call: Call) => {
-    const path = `/v2/${request.route}`;
+    const path = ROUTE_SPECS[request.route].path;
     const url = dataUrl(
       options.baseUrl,
       request.route,
@@ -181,7 +200,12 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
           url,
           path,
           maxBytes,
-          headers: { authorization: `Bearer ${jwt}`, accept: 'application/json', 'user-agent': USER_AGENT },
+          headers: {
+            authorization: `Bearer ${jwt}`,
+            accept: 'application/json',
+            'accept-encoding': ACCEPT_ENCODING,
+            'user-agent': USER_AGENT,
+          },
           ...(call.signal ? { signal: call.signal } : {}),
           ...(call.deadlineMs ? { deadlineMs: call.deadlineMs } : {}),
         });
@@ -200,8 +224,15 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
           });
         }
       }
-      if (res.status >= 200 && res.status < 300)
-        return parsePage(res.text, `GET ${path}`, options.cursorPath);
+      if (res.status >= 200 && res.status < 300) {
+        const page = parsePage(
+          { ...res, contentType: header(res.headers, 'content-type') ?? '' },
+          `GET ${path}`,
+          options.cursorPath,
+        );
+        // the server's words leave the client only redacted
+        return page.serverPartial ? { ...page, serverPartial: redactor.value(page.serverPartial) } : page;
+      }
       const failure = failureOf('GET', path, res);
       throw retryableOr(res, (a, o) => dataRouteError(failure, sent, a, o));
     });
@@ -210,7 +241,7 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
   return {
     async *pages(request: ReportRequest, pageOptions: PageOptions = {}): AsyncGenerator<ApiPage> {
       const pagesOfRequest = paginate({
-        label: `GET /v2/${request.route}`,
+        label: `GET ${ROUTE_SPECS[request.route].path}`,
         startCursor: pageOptions.cursor ?? null,
         fetchPage: (cursor) => fetchPage(request, cursor, pageOptions),
       });

@@ -3,8 +3,10 @@
  * statuses and server text only, but server text is untrusted (a server, or a WAF in front of it, may
  * echo what it was sent), so every string leaving the client passes through the redactor. It knows
  * the client secret and every JWT the client has held, and masks each of them — and each segment of
- * a JWT — in every form `./secret-forms` lists (raw, JSON-escaped, URL-encoded, HTML-escaped,
- * base64 in both alphabets), plus anything shaped like a bearer token or a JWT.
+ * a JWT — in every form `./secret-forms` lists (as given, trimmed, CR/LF-stripped; raw, JSON-escaped,
+ * URL-encoded, HTML-escaped, base64 in both alphabets), plus anything shaped like a bearer token or a
+ * JWT. The forms are found by literal search, for secrets of any size; a failure of the redactor
+ * itself yields `REDACTION_FAILED`, never the text it was given.
  */
 import { ExporterError } from '../errors';
 import type { Log, LogFields } from '../log';
@@ -25,37 +27,41 @@ export interface Redactor {
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi;
 const MASK = '[redacted]';
+/** What a text becomes when masking it failed: never the text itself, which may hold a secret. */
+export const REDACTION_FAILED = '[redacted: the text could not be checked for secrets]';
 const MAX_TOKENS = 32;
 /** Deeper structures are cut (they come from our own errors and log fields, never this deep). */
 const MAX_DEPTH = 16;
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 export function createRedactor(): Redactor {
   const pinned: string[] = [];
   const tokens: string[] = [];
-  let pattern: RegExp | null = null;
-  let dirty = false;
+  let forms: readonly string[] | null = null;
 
-  /** One alternation of every form of every secret, longest first so a longer form wins. */
-  const compiled = (): RegExp | null => {
-    if (!dirty) return pattern;
-    dirty = false;
-    const forms = new Set<string>();
-    for (const s of pinned) for (const f of secretForms(s)) forms.add(f);
+  /**
+   * Every form of every secret, longest first. Searched for one by one (`maskForms`), never compiled
+   * into one RegExp: V8 refuses a pattern of a large JWT's forms (~17 KB and up), and its error
+   * message would be the pattern — the secrets.
+   */
+  const known = (): readonly string[] => {
+    if (forms !== null) return forms;
+    const all = new Set<string>();
+    for (const s of pinned) for (const f of secretForms(s)) all.add(f);
     for (const t of tokens) {
-      for (const f of secretForms(t)) forms.add(f);
-      for (const piece of jwtPieces(t)) for (const f of secretForms(piece)) forms.add(f);
+      for (const f of secretForms(t)) all.add(f);
+      for (const piece of jwtPieces(t)) for (const f of secretForms(piece)) all.add(f);
     }
-    const sorted = [...forms].filter((f) => f.length >= 4).sort((a, b) => b.length - a.length);
-    pattern = sorted.length === 0 ? null : new RegExp(sorted.map(escapeRegExp).join('|'), 'g');
-    return pattern;
+    forms = [...all].filter((f) => f.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
+    return forms;
   };
 
   const text = (input: string): string => {
-    const re = compiled();
-    const known = re === null ? input : input.replace(re, MASK);
-    return known.replace(JWT_SHAPE, MASK).replace(BEARER, `$1 ${MASK}`);
+    try {
+      return maskForms(input, known()).replace(JWT_SHAPE, MASK).replace(BEARER, `$1 ${MASK}`);
+    } catch {
+      // e.g. out of memory on a huge text: say so without the text
+      return REDACTION_FAILED;
+    }
   };
 
   const copy = (input: unknown, depth: number): unknown => {
@@ -71,17 +77,56 @@ export function createRedactor(): Redactor {
 
   return {
     add(secret: string, keep = false) {
-      if (secret.length < 4 || pinned.includes(secret) || tokens.includes(secret)) return;
+      if (secret.length < MIN_SECRET_CHARS || pinned.includes(secret) || tokens.includes(secret)) return;
       if (keep) pinned.push(secret);
       else {
         tokens.push(secret);
         if (tokens.length > MAX_TOKENS) tokens.shift();
       }
-      dirty = true;
+      forms = null;
     },
     text,
-    value: <T>(input: T): T => copy(input, 0) as T,
+    value: <T>(input: T): T => {
+      try {
+        return copy(input, 0) as T;
+      } catch {
+        return REDACTION_FAILED as T;
+      }
+    },
   };
+}
+
+/** Shorter secrets are not remembered: masking every "abc" in a message would hide the message. */
+const MIN_SECRET_CHARS = 4;
+
+/**
+ * `input` with every occurrence of every form masked: a literal search (`indexOf`, linear in the
+ * text for each form) collects the spans, overlapping spans merge, and each merged span becomes one
+ * MASK — so a form inside a longer one, or two overlapping forms, leave no piece of either behind.
+ */
+export function maskForms(input: string, forms: readonly string[]): string {
+  const spans: Array<[number, number]> = [];
+  for (const form of forms) {
+    if (form.length > input.length) continue;
+    for (let at = input.indexOf(form); at !== -1; at = input.indexOf(form, at + 1)) {
+      spans.push([at, at + form.length]);
+    }
+  }
+  if (spans.length === 0) return input;
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let done = 0;
+  let [start, end] = spans[0] as [number, number];
+  for (const [s, e] of spans) {
+    if (s <= end) {
+      end = Math.max(end, e);
+      continue;
+    }
+    out += input.slice(done, start) + MASK;
+    done = end;
+    [start, end] = [s, e];
+  }
+  return out + input.slice(done, start) + MASK + input.slice(end);
 }
 
 /**
@@ -90,6 +135,15 @@ export function createRedactor(): Redactor {
  * anything else becomes INTERNAL with its redacted message. An abort passes through unchanged.
  */
 export function redactError(redactor: Redactor, err: unknown): unknown {
+  try {
+    return redactedError(redactor, err);
+  } catch {
+    // never the original: its message may be the secret the redactor failed on
+    return new ExporterError('INTERNAL', REDACTION_FAILED);
+  }
+}
+
+function redactedError(redactor: Redactor, err: unknown): unknown {
   if (err instanceof ExporterError) {
     return new ExporterError(err.code, redactor.text(err.message), {
       retryable: err.retryable,

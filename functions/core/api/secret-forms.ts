@@ -12,6 +12,9 @@
 
 const MIN_DERIVED = 8;
 
+/** Characters that JSON, URL and HTML escaping all leave as they are. */
+const PLAIN = /^[A-Za-z0-9._~-]*$/;
+
 /** base64 (std) of `bytes`, unpadded. */
 function b64(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('base64').replace(/=+$/, '');
@@ -69,6 +72,9 @@ function htmlForms(s: string): string[] {
 
 /** Every form of one text: raw, JSON-escaped (once and twice), URL-encoded, HTML-escaped. */
 function textForms(s: string): string[] {
+  // characters no escaping changes (a JWT, base64url): the text is its only form — and a fast path
+  // for a megabyte-long token
+  if (PLAIN.test(s)) return [s];
   const json = jsonForms(s);
   const twice = json.flatMap(jsonForms);
   return [
@@ -83,16 +89,32 @@ function textForms(s: string): string[] {
 }
 
 /**
- * Every spelling of `secret` to mask: its text forms, and the text forms of the base64 encodings (std
- * and URL alphabets, all alignments) of it and of its JSON-escaped form. `raw` (always kept) may be as short as 4 characters; derived
- * forms must be at least 8.
+ * The values a secret may have been used as: as given, trimmed of surrounding whitespace (what the
+ * exporter sends, see adapters/credentials, and what a server that trims echoes), and with every CR
+ * and LF removed (a secret pasted from a Windows `.env` file, echoed by a server that strips them).
+ */
+export function secretVariants(secret: string): string[] {
+  return unique([
+    secret,
+    secret.trim(),
+    secret.replace(/[\r\n]/g, ''),
+    secret.replace(/[\r\n]/g, '').trim(),
+  ]).filter((v) => v.length > 0);
+}
+
+/**
+ * Every spelling of `secret` to mask: for each of its variants (`secretVariants`), its text forms
+ * and the text forms of the base64 encodings (std and URL alphabets, all alignments) of it and of
+ * its JSON-escaped form. A variant itself is always listed; derived forms must be at least 8
+ * characters.
  */
 export function secretForms(secret: string): string[] {
+  const variants = secretVariants(secret);
   // the secret travels JSON-escaped in the token request, so an encoded echo of it holds that form
-  const sources = unique([secret, JSON.stringify(secret).slice(1, -1)]);
+  const sources = unique(variants.flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]));
   const encodings = sources.flatMap(base64Cores).flatMap((b) => [b, toUrlAlphabet(b)]);
-  const all = [...textForms(secret), ...encodings.flatMap(textForms)];
-  return unique(all).filter((f) => f === secret || f.length >= MIN_DERIVED);
+  const all = [...variants.flatMap(textForms), ...encodings.flatMap(textForms)];
+  return unique(all).filter((f) => variants.includes(f) || f.length >= MIN_DERIVED);
 }
 
 /**

@@ -2,7 +2,8 @@
  * The token manager (docs/api-assumptions.md: token request, token expiry). One token per client, reused until
  * 5 minutes before its `exp`; concurrent callers share one in-flight token request; a data route's
  * 401 asks for a replacement of the token it used, and callers that were rejected with the same token
- * share the one re-authentication.
+ * share the one re-authentication. A token route that refused the credentials (401 or 403) is not
+ * asked again by this manager: every later caller gets the same error (`isFinal`).
  *
  * The JWT's payload is decoded without verifying the signature — we are not its audience, only its
  * bearer — and its `exp` trusted; a token without `exp` is treated as valid 12 h from issue. For a
@@ -34,7 +35,22 @@ export interface TokenManagerOptions<C = undefined> {
   /** Performs the token request (with its retries) for `call` and returns the JWT. */
   readonly fetchToken: (call?: C) => Promise<string>;
   readonly now: () => number;
+  /**
+   * Whether a failed token request is final for these credentials (a 401 or 403 of the token route):
+   * every later `get`/`refresh` then fails with that same error without asking again. Concurrent
+   * callers sharing the in-flight request is not enough: a caller that starts after it failed would
+   * ask again (four reports at concurrency 4 made two token requests).
+   */
+  readonly isFinal?: (err: unknown) => boolean;
+  /**
+   * The run a call belongs to: a final failure ends token requests for that run only, so a container
+   * that outlives it (a warm Lambda) asks again for the next run. Absent = one scope (a CLI process).
+   */
+  readonly scopeOf?: (call?: C) => string | undefined;
 }
+
+/** Final failures remembered per scope (the latest runs of a long-lived container). */
+const MAX_FINAL_SCOPES = 16;
 
 /** The `exp` claim in ms since the epoch, or null when the token has none (or is not a JWT). */
 export function jwtExpiryMs(jwt: string): number | null {
@@ -64,8 +80,13 @@ export function refreshAtMs(jwt: string, issuedAtMs: number): number {
 export function createTokenManager<C = undefined>(options: TokenManagerOptions<C>): TokenManager<C> {
   let current: { jwt: string; refreshAt: number } | null = null;
   let inflight: Promise<string> | null = null;
+  const finals = new Map<string, unknown>();
+  const scope = (call?: C) => options.scopeOf?.(call) ?? '';
+  const finalOf = (call?: C) => (finals.has(scope(call)) ? { error: finals.get(scope(call)) } : null);
 
   const fetchOnce = (call?: C): Promise<string> => {
+    const final = finalOf(call);
+    if (final) return Promise.reject(final.error);
     if (inflight) return inflight;
     // issue time is taken before the request, so a slow token route errs on the early side
     const issuedAt = options.now();
@@ -74,6 +95,13 @@ export function createTokenManager<C = undefined>(options: TokenManagerOptions<C
       .then((jwt) => {
         current = { jwt, refreshAt: refreshAtMs(jwt, issuedAt) };
         return jwt;
+      })
+      .catch((err: unknown) => {
+        if (options.isFinal?.(err)) {
+          finals.set(scope(call), err);
+          for (const old of finals.keys()) if (finals.size > MAX_FINAL_SCOPES) finals.delete(old);
+        }
+        throw err;
       })
       .finally(() => {
         inflight = null;
@@ -88,6 +116,8 @@ export function createTokenManager<C = undefined>(options: TokenManagerOptions<C
       return fresh() ?? fetchOnce(call);
     },
     async refresh(rejected: string, call?: C) {
+      const final = finalOf(call);
+      if (final) throw final.error;
       if (inflight) return inflight;
       const jwt = fresh();
       // another caller already replaced the rejected token: use the replacement
@@ -96,6 +126,30 @@ export function createTokenManager<C = undefined>(options: TokenManagerOptions<C
       return fetchOnce(call);
     },
   };
+}
+
+/**
+ * The credentials as sent: the client id and secret trimmed of surrounding whitespace (a secret
+ * pasted from a Windows `.env` file ends in CR LF, one from a terminal in a space or newline, and
+ * no server's secret has them). CREDENTIALS_INVALID when one is empty once trimmed.
+ */
+export function trimmedCredentials(creds: { readonly clientId: string; readonly clientSecret: string }): {
+  clientId: string;
+  clientSecret: string;
+} {
+  const clientId = creds.clientId.trim();
+  const clientSecret = creds.clientSecret.trim();
+  const blank = [clientId === '' ? 'clientId' : '', clientSecret === '' ? 'clientSecret' : ''].filter(
+    Boolean,
+  );
+  if (blank.length > 0) {
+    throw new ExporterError(
+      'CREDENTIALS_INVALID',
+      `the API credentials' ${blank.join(' and ')} ${blank.length > 1 ? 'are' : 'is'} empty or only whitespace; set REPORTING_CLIENT_ID and REPORTING_CLIENT_SECRET, or the secret's {"clientId","clientSecret"}`,
+      { details: { fields: blank.join(', ') } },
+    );
+  }
+  return { clientId, clientSecret };
 }
 
 /** `json`: `{"clientId","clientSecret"}`; `form`: an OAuth 2.0 client-credentials form body. */

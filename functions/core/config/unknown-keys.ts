@@ -3,7 +3,7 @@
  * nearest known key at that place as a suggestion — typos are the commonest config mistake.
  */
 import { configJsonSchema } from './json-schema';
-import { REPORTING_GROUPS_REMOVED } from './schema';
+import { REPORTING_GROUPS_REMOVED } from './schema-report';
 
 interface JsonNode {
   properties?: Record<string, JsonNode>;

@@ -3,7 +3,13 @@
  * it in `totals` (additive counters); anything else (rates, averages, reach, ROI) is never summed here.
  * Names are matched spelling-blind (config KPIs use API names, totals may be keyed by snake_case).
  */
-import type { ColumnType, Manifest, ManifestReport } from '../manifest';
+import {
+  type ColumnType,
+  type Manifest,
+  type ManifestReport,
+  type TotalValue,
+  totalNumber,
+} from '../manifest';
 import { own } from '../records';
 import { sameName } from './labels';
 
@@ -45,12 +51,13 @@ export function delta(current: number, previous: number | undefined, hasPrevious
   return { kind: 'change', change, ratio: change / Math.abs(previous) };
 }
 
-/** `totals[name]` under either spelling. */
-export function totalOf(totals: Readonly<Record<string, number>>, name: string): number | undefined {
+/** `totals[name]` under either spelling, as a number (an exact total beyond 2^53 is rounded for display). */
+export function totalOf(totals: Readonly<Record<string, TotalValue>>, name: string): number | undefined {
   const exact = own(totals, name);
-  if (exact !== undefined) return exact;
+  if (exact !== undefined) return totalNumber(exact);
   const key = Object.keys(totals).find((k) => sameName(k, name));
-  return key === undefined ? undefined : own(totals, key);
+  const found = key === undefined ? undefined : own(totals, key);
+  return found === undefined ? undefined : totalNumber(found);
 }
 
 /** The previous run's succeeded entry of the same report, if any. */

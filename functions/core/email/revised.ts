@@ -7,10 +7,10 @@
  */
 import { DateTime } from 'luxon';
 import type { ScheduleConfig } from '../config/schema';
-import type { Manifest, RestatedReport, Window } from '../manifest';
+import { type Manifest, type RestatedReport, totalNumber, type Window } from '../manifest';
 import { escapeHtml as e, formatNumber, oneLine } from './format';
 import { SECTION_PAD } from './html-style';
-import type { SummarySection } from './sections';
+import type { SummarySection } from './section';
 
 export type RevisedLine =
   | {
@@ -39,8 +39,10 @@ export function revisedLines(
         continue;
       }
       for (const metric of metricsOf(schedule, r)) {
-        const { before, after } = r.totals[metric] ?? { before: null, after: null };
-        if (before === null || after === null || before === after) continue;
+        const moved = r.totals[metric];
+        if (!moved || moved.before === null || moved.after === null || moved.before === moved.after) continue;
+        const before = totalNumber(moved.before);
+        const after = totalNumber(moved.after);
         const ratio = before === 0 ? null : (after - before) / Math.abs(before);
         if (ratio !== null && Math.abs(ratio) * 100 <= schedule.revisedThresholdPercent) continue;
         lines.push({ kind: 'revised', label, metric, before, after, ratio });

@@ -50,6 +50,8 @@ export function flattenRowInto(row: ApiRow, out: CellSink): void {
       for (const name in value) if (Object.hasOwn(value, name)) out.metric(name, toCell(value[name]));
       continue;
     }
+    // `metrics: null` is a row without metrics, not a field named "metrics" (an empty column for good)
+    if (key === 'metrics' && (value === null || value === undefined)) continue;
     flattenField(out, topKey(key), value);
   }
 }

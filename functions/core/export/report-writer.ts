@@ -15,9 +15,7 @@
  */
 
 import type { ApiRow } from '../api/types';
-import type { ManifestFile, ReportWarning, Window } from '../manifest';
-import type { CheckpointState } from '../run/checkpoint';
-import type { SummaryRow } from '../run/types';
+import type { ManifestFile, ReportWarning, TotalValue, Window } from '../manifest';
 import type { Sink } from '../sink';
 import type { ColumnDef } from './columns';
 import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
@@ -26,10 +24,11 @@ import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } f
 import type { ModelStore } from './model-store';
 import { PartSet } from './parts';
 import { RowGroupBuffer } from './rowgroup';
-import { TopN } from './top';
+import { type SummaryRow, TopN } from './top';
 import { Totals } from './totals';
 import { type BreakCode, breakOf, fitted } from './values';
 import { warningFor } from './warnings';
+import type { WriterState } from './writer-state';
 
 export interface ReportWriterOptions extends ModelContext {
   readonly sink: Sink;
@@ -54,12 +53,12 @@ export interface ReportWriterOptions extends ModelContext {
 /** Rows per slice sent to the encoder: about one page, so each send is short. */
 const SLICE_ROWS = 1_000;
 
-export type WriterState = Omit<CheckpointState, 'version' | 'cursor' | 'pages'>;
-
 export class ReportWriter {
   private slice = new RowGroupBuffer();
   private groupRows = 0;
   private model: ColumnModel | null = null;
+  /** The model of a report that has had no row yet: used for its empty part, never stored. */
+  private draft: ColumnModel | null = null;
   /** `CODE column` → how many values broke the column's type. */
   private readonly breaks: Map<string, number>;
   private readonly stream: EncoderStream;
@@ -117,7 +116,16 @@ export class ReportWriter {
     this.slice = new RowGroupBuffer();
     const columns = await this.modelFor(slice);
     this.countBreaks(slice, columns);
-    for (const [name, cells] of slice.metrics) this.totals.addColumn(name, cells);
+    // totals add what the files hold: each value as its column holds it (null where it broke the type)
+    for (const c of columns) {
+      if (c.role !== 'metric') continue;
+      const cells = slice.cells(c.key, true);
+      if (cells !== undefined)
+        this.totals.addColumn(
+          c.key,
+          cells.map((v) => fitted(c.type, v)),
+        );
+    }
     this.rank(slice, columns);
     const spec = this.o.formats.includes('csv')
       ? { columns, window: this.o.window, formulaGuard: this.o.formulaGuard ?? false }
@@ -129,6 +137,13 @@ export class ReportWriter {
   private async modelFor(slice: RowGroupBuffer): Promise<ColumnDef[]> {
     const cols = slice.columns();
     if (this.model === null) this.model = (await this.o.models.load())?.model ?? null;
+    if (this.model === null && slice.rows === 0) {
+      // A report without any row yet stores no model: its first model is made from its first rows, so
+      // the route's identifying fields come first even when the first window was empty. The empty
+      // part is written with this unstored model (window columns and the requested metrics).
+      this.draft = planModel(null, this.o, cols);
+      return this.columns();
+    }
     if (planModel(this.model, this.o, cols) !== this.model) {
       this.model = (await this.o.models.update((latest) => planModel(latest, this.o, cols))).model;
       // rows buffered for the open part are encoded into the next one, which has every column
@@ -176,7 +191,8 @@ export class ReportWriter {
 
   /** The report's column model as this writer last stored or read it (empty before the first rows). */
   columns(): ColumnDef[] {
-    return this.model === null ? [] : columnDefs(this.model);
+    const model = this.model ?? this.draft;
+    return model === null ? [] : columnDefs(model);
   }
 
   /** The manifest's columns: name, type and the API's name. */
@@ -197,7 +213,7 @@ export class ReportWriter {
   }
 
   /** Totals (by the API's metric names) of the additive metrics whose column is numeric. */
-  totalsResult(): Record<string, number> {
+  totalsResult(): Record<string, TotalValue> {
     const numeric = new Set(
       this.columns()
         .filter((c) => c.source.kind === 'metric' && (c.type === 'int64' || c.type === 'double'))

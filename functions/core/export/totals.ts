@@ -5,8 +5,10 @@
  *
  * Sums are exact: each value is added as a scaled decimal BigInt (its shortest decimal text, the
  * form JSON sent it in), so 0.1 + 0.2 totals 0.3 and integer counters never lose precision. A total
- * beyond Number's exact range is left out of the manifest rather than written wrong.
+ * a JSON number cannot hold exactly is written as its exact decimal text (`TotalValue`); a metric
+ * with no numeric value in any row has no total.
  */
+import type { TotalValue } from '../manifest';
 import type { Cell } from './flatten';
 import { RATIO_WORDS, words } from './words';
 
@@ -36,14 +38,40 @@ export interface DecimalSum {
   readonly scale: number;
 }
 
+/** A finite number as an exact scaled decimal, from its shortest decimal text (`1e-7`, `1.5e+21`). */
 function parseDecimal(value: number): { m: bigint; scale: number } {
-  let text = String(value);
-  if (/e/i.test(text)) text = Math.abs(value) >= 1 ? BigInt(value).toString() : value.toFixed(20);
-  const negative = text.startsWith('-');
-  const [int = '0', frac = ''] = (negative ? text.slice(1) : text).split('.');
-  const trimmed = frac.replace(/0+$/, '');
-  const m = BigInt(int + trimmed);
-  return { m: negative ? -m : m, scale: trimmed.length };
+  const [mant = '0', exp = '0'] = String(value).toLowerCase().split('e');
+  const negative = mant.startsWith('-');
+  const [int = '0', frac = ''] = (negative ? mant.slice(1) : mant).split('.');
+  let digits = BigInt(int + frac);
+  let scale = frac.length - Number(exp);
+  if (scale < 0) {
+    digits *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { m: negative ? -digits : digits, scale };
+}
+
+/** `m / 10^scale` as decimal text without trailing fraction zeros. */
+function decimalText(m: bigint, scale: number): string {
+  if (scale === 0) return m.toString();
+  const negative = m < 0n;
+  const digits = (negative ? -m : m).toString().padStart(scale + 1, '0');
+  const frac = digits.slice(-scale).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${digits.slice(0, -scale)}${frac ? `.${frac}` : ''}`;
+}
+
+/** The manifest's form of an exact decimal: a number when it is exactly that, else its text. */
+export function totalValue(m: bigint, scale: number): TotalValue {
+  const text = decimalText(m, scale);
+  if (!text.includes('.')) {
+    return m <= BigInt(Number.MAX_SAFE_INTEGER) && m >= -BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(text)
+      : text;
+  }
+  // a decimal of at most 15 significant digits round-trips through a double exactly
+  const significant = text.replace(/[-.]/g, '').replace(/^0+/, '');
+  return significant.length <= 15 ? Number(text) : text;
 }
 
 export class Totals {
@@ -54,44 +82,44 @@ export class Totals {
       this.sums.set(name, { m: BigInt(d.mantissa), scale: d.scale });
   }
 
-  /** Adds every numeric cell of an additive metric column. */
+  /**
+   * Adds every numeric cell (numbers and integers beyond 2^53) of an additive metric column. A metric
+   * that has had no numeric value yet has no total at all (SQL's SUM of nulls is NULL, not 0).
+   */
   addColumn(name: string, cells: readonly Cell[]): void {
     if (!isAdditiveMetric(name)) return;
-    let acc = this.sums.get(name) ?? { m: 0n, scale: 0 };
+    let acc = this.sums.get(name);
     // Fast path: whole numbers add up in a double while the running sum stays exactly representable.
     let whole = 0;
+    let seen = false;
     for (const v of cells) {
-      if (typeof v !== 'number') continue;
+      if (typeof v === 'bigint') {
+        seen = true;
+        acc ??= { m: 0n, scale: 0 };
+        acc.m += v * 10n ** BigInt(acc.scale);
+        continue;
+      }
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      seen = true;
       if (Number.isSafeInteger(v) && Math.abs(whole) + Math.abs(v) <= Number.MAX_SAFE_INTEGER) {
         whole += v;
         continue;
       }
+      acc ??= { m: 0n, scale: 0 };
       const d = parseDecimal(v);
       if (d.scale > acc.scale) acc = { m: acc.m * 10n ** BigInt(d.scale - acc.scale), scale: d.scale };
       acc.m += d.m * 10n ** BigInt(acc.scale - d.scale);
     }
+    if (!seen) return;
+    acc ??= { m: 0n, scale: 0 };
     acc.m += BigInt(whole) * 10n ** BigInt(acc.scale);
     this.sums.set(name, acc);
   }
 
-  /** The totals for the manifest; a sum Number cannot hold exactly is left out. */
-  result(): Record<string, number> {
+  /** The totals for the manifest, exact: numbers where a double is the sum, decimal strings otherwise. */
+  result(): Record<string, TotalValue> {
     // entries, then fromEntries: a metric named "__proto__" stays an own key of the result
-    const out: [string, number][] = [];
-    for (const [name, { m, scale }] of this.sums) {
-      if (scale === 0) {
-        if (m <= BigInt(Number.MAX_SAFE_INTEGER) && m >= -BigInt(Number.MAX_SAFE_INTEGER))
-          out.push([name, Number(m)]);
-        continue;
-      }
-      const negative = m < 0n;
-      const digits = (negative ? -m : m).toString().padStart(scale + 1, '0');
-      const text = `${negative ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-      const n = Number(text);
-      // Only when the decimal fits a double's 15 significant digits is the Number the exact sum.
-      if (digits.replace(/^0+/, '').replace(/0+$/, '').length <= 15) out.push([name, n]);
-    }
-    return Object.fromEntries(out);
+    return Object.fromEntries([...this.sums].map(([name, { m, scale }]) => [name, totalValue(m, scale)]));
   }
 
   snapshot(): Record<string, DecimalSum> {

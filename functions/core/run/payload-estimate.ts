@@ -2,7 +2,8 @@
  * The largest Step Functions payload a config can produce, estimated before anything is deployed: the
  * Finalize step's input (the plan plus every report's outcome) is the biggest. `validate` and
  * `cdk synth` refuse a config whose estimate passes `SAFE_PAYLOAD_BYTES`, naming the schedule and
- * what to change, rather than let every run fail on the 256 KB limit.
+ * what to change, rather than let every run fail on the 256 KB limit (`../limits`: the run and the
+ * Plan Lambda refuse it too, before fetching).
  *
  * The plan is measured exactly (it depends only on the config). An outcome is estimated from what the
  * config decides — the top table's columns and cell length, the metrics, the formats — plus a
@@ -11,11 +12,9 @@
  * (`outcomeBudget`: top rows are dropped first), so the API cannot push a run over.
  */
 
-import { formatPath } from '../config/path';
+import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ScheduleConfig } from '../config/schema';
-import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
 import { MAX_CELL_CHARS, topColumns } from '../email/top-columns';
-import { ExporterError } from '../errors';
 import { partitionPrefix } from '../export/keys';
 import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
@@ -96,7 +95,8 @@ export function outcomeBytesOf(config: Config, schedule: ScheduleConfig, reportI
   // the top table: identifying columns at their longest allowed name, then topBy, KPIs, metrics
   const identity = ['name_a', 'name_b'].map((n) => n.padEnd(IDENTITY_NAME_CHARS, '_'));
   // an over-time report carries its buckets (up to a year of days) for the email's trend
-  const overTime = isOverTime(report.route);
+  const { trendCap } = ROUTE_SPECS[report.route];
+  const overTime = trendCap !== null;
   const shown = overTime
     ? topColumns(['start_date', ...metrics], report)
     : report.summary.topBy === undefined
@@ -105,11 +105,12 @@ export function outcomeBytesOf(config: Config, schedule: ScheduleConfig, reportI
   // a trend's cells are a date and numbers (a double is at most 24 characters), never long text
   const cell = overTime ? NUMBER_CELL_BYTES : CELL_BYTES;
   const rowBytes = 2 + shown.reduce((sum, c) => sum + c.length + 4 + cell, 0);
-  const topRows = overTime
-    ? MAX_TREND_POINTS
-    : report.summary.topBy === undefined
-      ? 0
-      : (report.summary.topN ?? DEFAULT_TOP_N);
+  const topRows =
+    trendCap !== null
+      ? trendCap
+      : report.summary.topBy === undefined
+        ? 0
+        : (report.summary.topN ?? DEFAULT_TOP_N);
   return payloadBytes({ manifest, top: [] }) + topRows * rowBytes + 1;
 }
 
@@ -153,21 +154,6 @@ export function payloadProblems(config: Config): { path: (string | number)[]; me
       },
     ];
   });
-}
-
-/**
- * Throws CONFIG_INVALID (listing each schedule by path, like every config problem) when a schedule's
- * run could pass more than the safe payload size between its steps. `validate` and `cdk synth` call
- * it; a local `run` does not (it passes nothing through Step Functions).
- */
-export function assertPayloadsFit(config: Config, source = 'reports.yaml'): void {
-  const problems = payloadProblems(config).map((p) => `${formatPath(p.path)}: ${p.message}`);
-  if (problems.length === 0) return;
-  throw new ExporterError(
-    'CONFIG_INVALID',
-    `${source} has ${problems.length} problem${problems.length === 1 ? '' : 's'} for a deployment:\n  ${problems.join('\n  ')}`,
-    { details: { problems } },
-  );
 }
 
 const kb = (bytes: number) => Math.ceil(bytes / 1024);

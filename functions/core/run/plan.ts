@@ -1,6 +1,6 @@
 /**
  * Plan a run: schedule + scheduled time → its window and the windows of the `lookback` previous
- * occurrences → one task per (window, report) (all reports, or those asked for).
+ * occurrences → one task per (window, report) (all reports, or those asked for, each once).
  */
 import type { Config } from '../config/schema';
 import { lookbackWindows } from '../lookback';
@@ -13,8 +13,10 @@ import type { PlanDeps, RunPlan, RunRequest } from './types';
  */
 export function planRun(config: Config, request: RunRequest, deps: PlanDeps): RunPlan {
   const schedule = findSchedule(config, request.scheduleId);
+  // a report asked for twice is exported once: two exports of one partition at once would race on
+  // its staging folder and leave the manifest and `_SUCCESS` disagreeing
   const reports = request.reportIds?.length
-    ? request.reportIds.map((id) => findReport(schedule, id))
+    ? [...new Set(request.reportIds)].map((id) => findReport(schedule, id))
     : schedule.reports;
   const window = computeWindow(schedule.window, request.scheduledTime, schedule.timezone);
   const lookback = lookbackWindows(schedule, request.scheduledTime, window);

@@ -13,12 +13,12 @@
 import { mergeReports, parseManifest, updateWindowManifest } from '../commit/window-manifest';
 import type { LookbackWindow } from '../lookback';
 import type {
-  BeforeAfter,
   Manifest,
   ManifestHistoryEntry,
   ManifestReport,
   RestatedReport,
   RestatedWindow,
+  TotalBeforeAfter,
 } from '../manifest';
 import type { Sink } from '../sink';
 import type { PreviousEntry, ReportOutcome, RunPlan } from './types';
@@ -106,7 +106,7 @@ function firstExport(m: Manifest): ManifestHistoryEntry {
 
 function compare(now: ManifestReport, was: PreviousEntry | null): RestatedReport {
   const ok = now.status === 'succeeded';
-  const totals: Record<string, BeforeAfter> = {};
+  const totals: Record<string, TotalBeforeAfter> = {};
   for (const metric of new Set([...Object.keys(was?.totals ?? {}), ...Object.keys(now.totals)])) {
     totals[metric] = { before: was?.totals[metric] ?? null, after: ok ? (now.totals[metric] ?? null) : null };
   }

@@ -192,6 +192,40 @@ describe('token', () => {
     expect(waits).toEqual([]);
   });
 
+  it('sends the secret trimmed of a CR LF, and masks it when the 401 quotes it trimmed', async () => {
+    const { api, client, log } = setup(
+      pagesOf(1),
+      { credentials: async () => ({ clientId: ' client-1\t', clientSecret: `${CANARY}\r\n` }) },
+      {
+        tokenReply: (req) => ({
+          status: 401,
+          body: {
+            title: 'Invalid client credentials',
+            detail: `unknown secret ${JSON.parse(req.body).clientSecret}`,
+          },
+        }),
+      },
+    );
+    const err = await failure(client.pages(REQUEST));
+    expect(JSON.parse(api.tokenRequests()[0]?.body ?? '')).toEqual({
+      clientId: 'client-1',
+      clientSecret: CANARY,
+    });
+    expect(err.code).toBe('AUTH_REJECTED');
+    expect(err.message).toContain('unknown secret [redacted]');
+    expect(`${err.message} ${JSON.stringify(err.details)} ${log.text()}`).not.toContain(CANARY);
+  });
+
+  it('refuses a client secret that is only whitespace, naming the field and not sending it', async () => {
+    const { api, client } = setup(pagesOf(1), {
+      credentials: async () => ({ clientId: 'client-1', clientSecret: ' \r\n' }),
+    });
+    const err = await failure(client.pages(REQUEST));
+    expect(err.code).toBe('CREDENTIALS_INVALID');
+    expect(err.message).toContain('clientSecret is empty or only whitespace');
+    expect(api.tokenRequests()).toHaveLength(0);
+  });
+
   it('says retrying will not help on a token 403 and does not retry', async () => {
     const { api, client } = setup(
       pagesOf(1),
@@ -211,6 +245,30 @@ describe('token', () => {
     );
     expect(err.message).toContain('Client not permitted: Contact the account team.');
     expect(api.tokenRequests()).toHaveLength(1);
+  });
+
+  it('ends token requests for the run after a token 403: later reports of the run fail alike without asking', async () => {
+    const { api, client } = setup(
+      pagesOf(1),
+      {},
+      {
+        tokenReply: () => ({
+          status: 403,
+          body: { type: 'x', title: 'Client not permitted', detail: 'Contact the account team.' },
+          headers: { 'content-type': 'application/problem+json' },
+        }),
+      },
+    );
+    // one after the other: the second starts after the first request has failed
+    const first = await failure(client.pages(REQUEST, { runId: 'run-1' }));
+    const second = await failure(client.pages(REQUEST, { runId: 'run-1' }));
+    expect(second.code).toBe('AUTH_FORBIDDEN');
+    expect(second.message).toBe(first.message);
+    expect(api.tokenRequests()).toHaveLength(1);
+    expect(api.dataRequests()).toHaveLength(0);
+    // another run of the same (long-lived) client asks once more
+    await failure(client.pages(REQUEST, { runId: 'run-2' }));
+    expect(api.tokenRequests()).toHaveLength(2);
   });
 
   it('retries a token route 503 like any other request', async () => {

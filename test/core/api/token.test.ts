@@ -120,6 +120,31 @@ describe('token manager', () => {
     expect(calls).toBe(2);
   });
 
+  it('asks no more for the run once a token request failed for good: every caller gets that error', async () => {
+    const clock = fakeClock();
+    let calls = 0;
+    const refused = new Error('client not permitted');
+    const tokens = createTokenManager<{ runId?: string }>({
+      now: clock.now,
+      fetchToken: async (call) => {
+        calls++;
+        if (call?.runId === 'run-1') throw refused;
+        return makeJwt({ exp: clock.now() / 1000 + 3600 });
+      },
+      isFinal: (err) => err === refused,
+      scopeOf: (call) => call?.runId,
+    });
+    const run1 = { runId: 'run-1' };
+    await expect(tokens.get(run1)).rejects.toBe(refused);
+    // later callers of the same run (after the request settled, not only while it was in flight)
+    await expect(tokens.get(run1)).rejects.toBe(refused);
+    await expect(tokens.refresh('any', run1)).rejects.toBe(refused);
+    expect(calls).toBe(1);
+    // the next run (a warm Lambda container) asks again
+    await expect(tokens.get({ runId: 'run-2' })).resolves.toMatch(/^eyJ/);
+    expect(calls).toBe(2);
+  });
+
   it('still reuses a token that lives less than 10 minutes, for half its lifetime', async () => {
     const clock = fakeClock();
     const source = issuer(clock, 60_000);

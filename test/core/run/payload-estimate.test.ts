@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { parseConfig, validateConfig } from '#core/config/load';
 import { ExporterError } from '#core/errors';
+import { assertWithinLimits } from '#core/limits';
 import { SAFE_PAYLOAD_BYTES } from '#core/run/payload';
-import { assertPayloadsFit, estimatePayloads } from '#core/run/payload-estimate';
+import { estimatePayloads } from '#core/run/payload-estimate';
 import { buildApp } from '../../../infra/build-app';
 import { runCli } from '../../support/run-cli';
 
@@ -34,7 +35,7 @@ describe('the largest state payload of a config', () => {
   it('the shipped example fits with room to spare', () => {
     const config = parseConfig(readFileSync(new URL('../../../reports.yaml', import.meta.url), 'utf8'));
     for (const e of estimatePayloads(config)) expect(e.bytes).toBeLessThan(SAFE_PAYLOAD_BYTES / 2);
-    expect(() => assertPayloadsFit(config)).not.toThrow();
+    expect(() => assertWithinLimits(config)).not.toThrow();
   });
 
   it('grows with the reports and their top rows', () => {
@@ -49,7 +50,7 @@ describe('the largest state payload of a config', () => {
     const config = validateConfig(configOf(40, 100));
     let err: unknown;
     try {
-      assertPayloadsFit(config, 'big.yaml');
+      assertWithinLimits(config, 'big.yaml');
     } catch (e: unknown) {
       err = e;
     }

@@ -24,4 +24,13 @@ describe('planRun', () => {
       ),
     ).toThrow(/unknown report "x".*a, b/);
   });
+
+  it('plans a report asked for twice once, so no partition is written twice at once', () => {
+    const plan = planRun(
+      CONFIG,
+      { scheduleId: 'weekly', scheduledTime: '2026-11-23T07:00:00Z', reportIds: ['b', 'a', 'b'] },
+      { now: () => new Date(0), newRunId: () => 'r' },
+    );
+    expect(plan.tasks.map((t) => t.reportId)).toEqual(['b', 'a']);
+  });
 });
