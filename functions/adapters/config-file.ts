@@ -5,9 +5,13 @@ import type { Config } from '#core/config/schema';
 import { ExporterError } from '#core/errors';
 
 export async function loadConfig(path: string): Promise<Config> {
-  let text: string;
+  return parseConfig(await readConfigText(path), path);
+}
+
+/** The config file's text; CONFIG_NOT_FOUND naming the path when it cannot be read. */
+export async function readConfigText(path: string): Promise<string> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (err: unknown) {
     throw new ExporterError(
       'CONFIG_NOT_FOUND',
@@ -15,5 +19,4 @@ export async function loadConfig(path: string): Promise<Config> {
       { cause: err },
     );
   }
-  return parseConfig(text, path);
 }
