@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -11,7 +12,7 @@ import { defineConfig } from 'vitest/config';
  * `*.slow.test.ts` (or `*.moto.test.ts`, `*.e2e.test.ts`) when it spawns the CLI or a server process,
  * starts moto/Chromium/cdk, or takes more than a few seconds; anything else is a unit test.
  */
-export const SLOW = [
+const SLOW = [
   'test/e2e/**/*.test.ts',
   'test/deploy/**/*.test.ts',
   'test/bench/**/*.test.ts',
@@ -27,6 +28,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // vitest's default is one worker fewer than the cores: one on a 2-core machine. Most test time is
+    // waiting (servers on loopback, child processes, synth I/O), so one worker per core halves it.
+    maxWorkers: Math.max(2, availableParallelism()),
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: SLOW } },
