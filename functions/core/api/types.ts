@@ -5,7 +5,9 @@
 
 import type { Route } from '../config/routes';
 import type { ServerPartial } from './partial';
-import type { ArrayFormat } from './query';
+
+/** How array query parameters are written: `a=1&a=2`, `a=1,2` or `a[]=1&a[]=2` (`api.arrayFormat`). */
+export type ArrayFormat = 'repeat' | 'comma' | 'brackets';
 
 /** A row as the API sends it: identifying fields plus a nested `metrics` object. Untrusted. */
 export type ApiRow = Readonly<Record<string, unknown>>;
@@ -98,5 +100,3 @@ export interface ReportingApi {
    */
   redact?<T>(value: T): T;
 }
-
-export type { ArrayFormat };
