@@ -11,8 +11,6 @@
  */
 import { FORMATS, type Format, isFormat } from './formats';
 
-export type { Format };
-
 const DATE = String.raw`\d{4}-\d{2}-\d{2}`;
 
 export function reportPrefix(prefix: string, scheduleId: string, reportId: string): string {
@@ -24,6 +22,12 @@ export function formatPrefix(prefix: string, scheduleId: string, reportId: strin
   return `${reportPrefix(prefix, scheduleId, reportId)}${format}/`;
 }
 
+/**
+ * The partition column of every table and dataset (`…/dt=2026-11-22/`). Readers with hive
+ * partitioning add it as a column, so no data column may be named so (`model.ts` RESERVED_NAMES).
+ */
+export const PARTITION_KEY = 'dt';
+
 export function partitionPrefix(
   prefix: string,
   scheduleId: string,
@@ -31,7 +35,7 @@ export function partitionPrefix(
   format: Format,
   windowEnd: string,
 ): string {
-  return `${formatPrefix(prefix, scheduleId, reportId, format)}dt=${windowEnd}/`;
+  return `${formatPrefix(prefix, scheduleId, reportId, format)}${PARTITION_KEY}=${windowEnd}/`;
 }
 
 export function partKey(folder: string, format: Format, index: number): string {

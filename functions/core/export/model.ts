@@ -9,11 +9,20 @@
 import * as z from 'zod/mini';
 import { type ColumnType, ColumnTypeSchema } from '../manifest';
 import type { Cell } from './flatten';
+import { PARTITION_KEY } from './keys';
 import { baseName, NameAllocator, type Naming } from './names';
 import { fieldType, metricType } from './type-rule';
 import { breakOf } from './values';
 
 export const WINDOW_COLUMNS = ['window_start', 'window_end'] as const;
+
+/**
+ * Names no data column ever gets (docs/export.md "Names"): the partition key, which hive-partitioned
+ * readers add as a column of their own (a data column `dt` beside the `dt=` folder made DuckDB and
+ * polars show the partition's date instead of the API's, and pyarrow fail), and any lineage column
+ * the exporter adds (none today; one added later is listed here). A field so named gets `dt__2`.
+ */
+export const RESERVED_NAMES: readonly string[] = [PARTITION_KEY];
 
 const SourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('field'), path: z.array(z.string()) }),
@@ -116,7 +125,7 @@ function override(ctx: ModelContext, source: ColumnSource, name: string): Column
 
 function addColumns(latest: ColumnModel | null, ctx: ModelContext, group: GroupColumns): ColumnModel {
   const have = new Set((latest?.columns ?? []).map((c) => sourceId(c.source)));
-  const names = new NameAllocator((latest?.columns ?? []).map((c) => c.name));
+  const names = new NameAllocator([...RESERVED_NAMES, ...(latest?.columns ?? []).map((c) => c.name)]);
   const fieldKeys = [...group.fields.keys()].filter((k) => !have.has(`f${k}`));
   const idKeys = ctx.idFields.map((f) => fieldKey([f]));
   const orderedFields = [
@@ -159,7 +168,7 @@ function addColumns(latest: ColumnModel | null, ctx: ModelContext, group: GroupC
 /** Appends a `…__raw` text column for every column that has a value its type cannot hold. */
 function addRaw(model: ColumnModel, group: GroupColumns): ColumnModel {
   const rawOf = new Set(model.columns.flatMap((c) => (c.source.kind === 'raw' ? [c.source.of] : [])));
-  const names = new NameAllocator(model.columns.map((c) => c.name));
+  const names = new NameAllocator([...RESERVED_NAMES, ...model.columns.map((c) => c.name)]);
   const added: ColumnModel['columns'] = [];
   for (const c of model.columns) {
     if (rawOf.has(c.name) || c.type === 'string') continue;

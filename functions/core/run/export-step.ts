@@ -20,7 +20,6 @@ import { type PartitionCommit, partitionCommit } from '../commit/partition';
 import { validMetricsOf } from '../config/known-metrics';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig, ScheduleConfig } from '../config/schema';
-import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
 import { describeError, isExporterError } from '../errors';
 import type { Format } from '../export/formats';
 import { sinkModelStore } from '../export/model-store';
@@ -30,7 +29,7 @@ import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
 import { type CheckpointState, CheckpointStateSchema } from './checkpoint';
 import { failedEntry } from './failed-entry';
-import { guardWarnings, lossGuards } from './guards';
+import { lossGuards } from './guards';
 import { findReport, findSchedule } from './lookup';
 import { boundedCheckpoint, boundedOutcome, outcomeBudget, shortReason, summaryTop } from './payload';
 import { planBytesOf } from './payload-estimate';
@@ -96,6 +95,8 @@ async function exportWithLease(
 ): Promise<ExportStepResult> {
   const folders = commit.staging;
   const resumed: CheckpointState | null = checkpoint ? CheckpointStateSchema.parse(checkpoint) : null;
+  // An over-time report's email shows its buckets as a trend in date order, never ranked.
+  const { trendCap } = ROUTE_SPECS[report.route];
   const writer = new ReportWriter(
     {
       sink: deps.sink,
@@ -108,9 +109,9 @@ async function exportWithLease(
       naming: config.output.columnNames,
       overrides: report.columns,
       formulaGuard: config.output.csvFormulaGuard,
-      // An over-time report's email shows its buckets as a trend in date order, never ranked.
-      ...(isOverTime(report.route)
-        ? { topBy: undefined, topN: MAX_TREND_POINTS, inOrder: true }
+      maxKeysPerObject: config.output.maxKeysPerObject,
+      ...(trendCap !== null
+        ? { topBy: undefined, topN: trendCap, inOrder: true }
         : { topBy: report.summary.topBy, topN: report.summary.topN ?? DEFAULT_TOP_N }),
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,
@@ -135,7 +136,8 @@ async function exportWithLease(
     errorCode?: string,
     validMetrics?: string[],
   ): ManifestReport => {
-    const warnings = writer.warnings();
+    // merged, never replaced: the writer's (type breaks …) and the silent-loss guards' warnings
+    const warnings = [...writer.warnings(), ...guards.warnings()];
     const counted = {
       rowCount: writer.rows,
       pages,
@@ -199,20 +201,15 @@ async function exportWithLease(
     const done = boundedOutcome(
       {
         window: task.window,
-        manifest: { ...outcome('succeeded', null), ...guardWarnings(guards) },
+        manifest: outcome('succeeded', null),
         // a lookback re-export's top rows are shown nowhere (the email is the current window's)
         top: task.restate ? [] : summaryTop(writer.topRows(), report, deps.api),
       },
       outcomeBudget(planBytesOf(schedule), schedule.reports.length),
     );
-    for (const warning of done.manifest.warnings ?? []) {
-      deps.log.warn(warning.message, {
-        reportId: task.reportId,
-        code: warning.code,
-        ...(warning.column !== undefined ? { column: warning.column } : {}),
-        ...(warning.count !== undefined ? { count: warning.count } : {}),
-      });
-    }
+    // one `report warning` line per warning of the entry (writer, guards and payload bound alike)
+    for (const w of done.manifest.warnings ?? [])
+      deps.log.warn('report warning', { reportId: task.reportId, ...w });
     // a lookback re-export: the entry it replaces, read before the commit rewrites it (`restated`)
     const previous = task.restate
       ? await entryBefore(deps.sink, commit.manifestKey, task.reportId)
@@ -225,7 +222,6 @@ async function exportWithLease(
       pages,
       files: files.length,
     });
-    for (const w of writer.warnings()) deps.log.warn('report warning', { reportId: task.reportId, ...w });
     return {
       status: 'done',
       task,

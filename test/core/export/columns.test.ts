@@ -180,6 +180,13 @@ describe('planModel', () => {
     ]);
   });
 
+  it('never names a data column after the partition key: a field dt (any case) is dt__2', () => {
+    const model = planModel(null, ctx, group({ postId: ['1'], dt: ['2026-11-05'], DT: ['x'] }));
+    expect(model.columns.slice(0, 3).map((c) => c.name)).toEqual(['post_id', 'dt__2', 'dt__3']);
+    const later = planModel(model, { ...ctx, naming: 'api' }, group({ Dt: ['y'] }));
+    expect(later.columns.at(-1)?.name).toBe('Dt__4');
+  });
+
   it('only appends: a later field goes to the end, and existing names and types stay', () => {
     const first = planModel(null, ctx, group({ postId: ['1'] }, { likes: [1], avgWatchTime: [2] }));
     const second = planModel(

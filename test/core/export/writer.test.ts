@@ -286,3 +286,34 @@ describe('CSV encoded slice by slice', () => {
     expect(all.split('\r\n').filter((l) => l.startsWith('post_id')).length).toBe(eager.length);
   });
 });
+
+describe('ReportWriter column order (issue 22)', () => {
+  it('stores no model for a report without rows, so the next window’s id fields still come first', async () => {
+    const models = memoryModelStore();
+    const empty = await writeAll([], { models });
+    expect(empty.writer.manifestColumns().map((c) => c.name)).toEqual([
+      'window_start',
+      'window_end',
+      'likes',
+      'engagementRate',
+    ]);
+    expect(await models.load()).toBeNull();
+    const next = await writeAll([{ title: 't', postId: 'a', metrics: { likes: 1 } }], { models });
+    expect(next.writer.manifestColumns().map((c) => c.name)).toEqual([
+      'postId',
+      'title',
+      'window_start',
+      'window_end',
+      'likes',
+      'engagementRate',
+    ]);
+  });
+
+  it('reads metrics: null as a row without metrics, not as a field column named metrics', async () => {
+    const { writer } = await writeAll([
+      { postId: 'a', metrics: null },
+      { postId: 'b', metrics: { likes: 2 } },
+    ]);
+    expect(writer.manifestColumns().map((c) => c.name)).not.toContain('metrics');
+  });
+});
