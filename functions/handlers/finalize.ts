@@ -90,8 +90,10 @@ export const handler = lambdaHandler(
 async function syncTables(config: Config, manifest: Manifest, sink: Sink, database: string): Promise<void> {
   try {
     const synced = await syncCatalog(config, manifest, sink, createGlueCatalog(database));
-    log.info('catalog updated', { tables: synced.updated.join(',') || 'none' });
-    if (synced.missing.length > 0) log.warn('catalog tables missing', { tables: synced.missing.join(',') });
+    log.info('catalog updated', {
+      created: synced.created.join(',') || 'none',
+      updated: synced.updated.join(',') || 'none',
+    });
   } catch (err: unknown) {
     log.error('catalog update failed', { error: describeError(err) });
     throw err;

@@ -75,7 +75,7 @@ export function handleData(route: Route, params: URLSearchParams, ctx: DataConte
   if (isError(q)) return dataError(q.status, q.title, q.detail, q.extra);
   if (!SIM_ROUTE_SPECS[route].paged) {
     const rows = ctx.engine.groupedRows(q);
-    return { status: 200, body: { data: route === 'instances/performance' ? rows[0] : rows } };
+    return { status: 200, body: { data: SIM_ROUTE_SPECS[route].single ? rows[0] : rows } };
   }
   return page(q, params, ctx);
 }

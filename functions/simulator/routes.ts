@@ -1,24 +1,16 @@
 /**
  * The simulator's own reading of the API document's endpoint table (section 4, "Endpoints", and the
- * base-filter and pagination tables of section 2). It is written independently of the exporter's
- * route table (`functions/core/config/routes.ts`) on purpose: when the two disagree, the exporter's
- * tests against the simulator fail instead of sharing one misreading.
+ * base-filter and pagination tables of section 2). Only the route names come from the exporter's
+ * route table (`functions/core/config/routes.ts`), so a route added there fails to compile here until
+ * the simulator serves it; what each route takes is read independently on purpose: when the two
+ * readings disagree, the exporter's tests against the simulator fail instead of sharing one misreading.
  */
+import { ROUTES, type Route } from '#core/config/routes';
+
+export type { Route } from '#core/config/routes';
 
 /** The nine data routes under `/v2/`. */
-export const SIM_ROUTES = [
-  'instances',
-  'instances/performance',
-  'instances/performance-over-time',
-  'campaigns',
-  'campaigns/performance',
-  'platforms/performance',
-  'platforms/return-on-investment',
-  'creators/performance',
-  'posts/performance',
-] as const;
-
-export type Route = (typeof SIM_ROUTES)[number];
+export const SIM_ROUTES: readonly Route[] = ROUTES;
 
 /** The base filters of section 2 ("Query parameters common to all metric endpoints"). */
 const BASE_FILTERS = [
@@ -43,6 +35,8 @@ export interface SimRouteSpec {
   readonly baseFilters: boolean;
   /** Every query parameter the route accepts (array parameters by their bare name). */
   readonly params: readonly string[];
+  /** `data` is one object rather than an array (the instance summary, section 4 row 3). */
+  readonly single: boolean;
 }
 
 const spec = (
@@ -50,10 +44,12 @@ const spec = (
   paged: boolean,
   baseFilters: boolean,
   extra: readonly string[] = [],
+  single = false,
 ): SimRouteSpec => ({
   metrics,
   paged,
   baseFilters,
+  single,
   params: [...(baseFilters ? BASE_FILTERS : []), ...(paged ? PAGING : []), ...extra],
 });
 
@@ -62,7 +58,7 @@ export const SIM_ROUTE_SPECS: Readonly<Record<Route, SimRouteSpec>> = {
   // 2: "limit, nextCursor" — nothing else, not even instanceIds
   instances: spec('none', true, false),
   // 3
-  'instances/performance': spec('required', false, true),
+  'instances/performance': spec('required', false, true, [], true),
   // 4
   'instances/performance-over-time': spec('required', false, true),
   // 5: "instanceIds, limit, nextCursor"

@@ -74,6 +74,24 @@ describe('encoder worker pool', () => {
     expect(joined(inWorker, 'csv').toString()).toContain(`"=cmd 10, ""q"""`);
   }, 60_000);
 
+  it('encodes only the rows appended before encode was called, even when the next group is appended before it answers', async () => {
+    // the writer pipelines: it sends the next group's slices without awaiting the encode (issue 22:
+    // a roll-over then put the next group's first slice into the closing part)
+    const stream = pool.open();
+    await stream.append(batch(0, 100));
+    const first = stream.encode(PART);
+    await stream.append(batch(100, 7));
+    const lines = (r: EncodedBytes) =>
+      Buffer.concat(r.csv ?? [])
+        .toString()
+        .trim()
+        .split('\r\n');
+    expect(lines(await first)).toHaveLength(101);
+    const second = await stream.encode({ ...PART, id: 1 });
+    expect(lines(second)).toHaveLength(8);
+    stream.close();
+  }, 60_000);
+
   it('keeps two streams on one worker apart', async () => {
     const a = pool.open();
     const b = pool.open();

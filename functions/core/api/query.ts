@@ -3,11 +3,8 @@
  * URLSearchParams so the three array formats come out exactly as documented (`metrics[]=a`,
  * `metrics=a,b`) while every key and value — cursors with `+ / =` included — is percent-encoded.
  */
-import { ROUTE_SPECS } from '../config/routes';
-import type { ReportRequest } from './types';
-
-/** How arrays go into the query string (docs/api-assumptions.md; configurable `api.arrayFormat`). */
-export type ArrayFormat = 'repeat' | 'comma' | 'brackets';
+import { ROUTE_SPECS, type Route } from '../config/routes';
+import type { ArrayFormat, ReportRequest } from './types';
 
 export interface QueryOptions {
   readonly arrayFormat: ArrayFormat;
@@ -66,10 +63,10 @@ export function buildQuery(request: ReportRequest, options: QueryOptions): strin
   return parts.join('&');
 }
 
-/** `{baseUrl}/v2/{route}?{query}`; a path in `baseUrl` (e.g. `/api`) is kept. */
-export function dataUrl(baseUrl: string, route: string, query: string): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  return query === '' ? `${base}/v2/${route}` : `${base}/v2/${route}?${query}`;
+/** `{baseUrl}{the route's path}?{query}`; a path in `baseUrl` (e.g. `/api`) is kept. */
+export function dataUrl(baseUrl: string, route: Route, query: string): string {
+  const base = baseUrl.replace(/\/+$/, '') + ROUTE_SPECS[route].path;
+  return query === '' ? base : `${base}?${query}`;
 }
 
 /** `{baseUrl}/oauth/token`. */

@@ -4,7 +4,10 @@
  */
 
 import type { Route } from '../config/routes';
-import type { ArrayFormat } from './query';
+import type { ServerPartial } from './partial';
+
+/** How array query parameters are written: `a=1&a=2`, `a=1,2` or `a[]=1&a[]=2` (`api.arrayFormat`). */
+export type ArrayFormat = 'repeat' | 'comma' | 'brackets';
 
 /** A row as the API sends it: identifying fields plus a nested `metrics` object. Untrusted. */
 export type ApiRow = Readonly<Record<string, unknown>>;
@@ -20,6 +23,18 @@ export interface ApiPage {
    * answer holding a cursor-like value (e.g. `meta.nextCursor`), which the silent-loss guard names.
    */
   readonly cursorElsewhere?: string;
+  /**
+   * How many byte sequences of this page's body were not valid in its charset and were decoded as
+   * U+FFFD (./body; absent when none). The export turns it into a report warning naming the column
+   * the replaced text landed in.
+   */
+  readonly invalidSequences?: number;
+  /**
+   * The page said its results are partial (`errors`, `warnings`, `partial: true` … at the top level
+   * or under `meta`; ./partial): the report warning SERVER_PARTIAL, or a failure with
+   * `api.serverPartial: fail`. Absent when it said nothing of the kind.
+   */
+  readonly serverPartial?: ServerPartial;
 }
 
 export interface ReportRequest {
@@ -85,5 +100,3 @@ export interface ReportingApi {
    */
   redact?<T>(value: T): T;
 }
-
-export type { ArrayFormat };

@@ -16,14 +16,26 @@ export const ROUTES = [
 
 export type Route = (typeof ROUTES)[number];
 
+/** The picture a report of the route gets in the email: a count, a trend in date order, or ranked rows. */
+export type Picture = 'count' | 'trend' | 'ranked';
+
+/**
+ * Everything the exporter knows about one route, in one place: adding a route is one entry here (plus
+ * the simulator's data), and every `Record<Route, …>` or exhaustive `switch` that must change with it
+ * fails to compile until it does.
+ */
 export interface RouteSpec {
+  /** The request path under the base URL. */
+  readonly path: `/v2/${string}`;
+  /** What `data` holds: an array of rows, or one object (the summary of `instances/performance`). */
+  readonly response: 'rows' | 'object';
   /** `required` on the six performance routes, `optional` on ROI, `forbidden` on the two lists. */
   readonly metrics: 'required' | 'optional' | 'forbidden';
   /** List routes take `limit` and `nextCursor`. Others are followed if they send a cursor anyway. */
   readonly paged: boolean;
-  /** Whether the route takes the date range and base filters. */
+  /** Allowed filters: whether the route takes the date range and base filters. */
   readonly baseFilters: boolean;
-  /** Whether the route takes `instanceIds` (all but `instances`, which takes only limit and nextCursor). */
+  /** Allowed filters: whether the route takes `instanceIds` (all but `instances`, which takes only limit and nextCursor). */
   readonly instanceIds: boolean;
   /** Whether trackingLinks* / affiliateLinks* metrics can ever be returned. */
   readonly linkMetrics: boolean;
@@ -34,91 +46,138 @@ export interface RouteSpec {
    * guard and `check` look for them). Empty on `instances/performance`, whose one row is the summary.
    */
   readonly keyFields: readonly string[];
+  /** What one row is, singular and plural, in the words of a reader (`campaign`, `campaigns`). */
+  readonly noun: readonly [one: string, many: string];
+  /** The report's title in the email when the config gives none. */
+  readonly title: string;
+  /** The picture in the email. */
+  readonly picture: Picture;
+  /**
+   * `trend` routes: most buckets a report carries to the email, in arrival order (a year of days; the
+   * chart groups them). Others: `null` (their email rows are the top-N).
+   */
+  readonly trendCap: number | null;
 }
+
+const LIST = {
+  response: 'rows',
+  metrics: 'forbidden',
+  paged: true,
+  baseFilters: false,
+  linkMetrics: false,
+} as const;
+const PERFORMANCE = { response: 'rows', metrics: 'required', baseFilters: true, instanceIds: true } as const;
+const RANKED = { picture: 'ranked', trendCap: null } as const;
 
 export const ROUTE_SPECS: Readonly<Record<Route, RouteSpec>> = {
   instances: {
-    metrics: 'forbidden',
-    paged: true,
-    baseFilters: false,
+    ...LIST,
+    path: '/v2/instances',
     instanceIds: false,
-    linkMetrics: false,
     idFields: ['id', 'name'],
     keyFields: ['id'],
+    noun: ['account', 'accounts'],
+    title: 'Accounts',
+    picture: 'count',
+    trendCap: null,
   },
   'instances/performance': {
-    metrics: 'required',
+    ...PERFORMANCE,
+    ...RANKED,
+    path: '/v2/instances/performance',
+    response: 'object',
     paged: false,
-    baseFilters: true,
-    instanceIds: true,
     linkMetrics: true,
     idFields: ['instanceId', 'name'],
     keyFields: [],
+    noun: ['total', 'totals'],
+    title: 'Account totals',
   },
   'instances/performance-over-time': {
-    metrics: 'required',
+    ...PERFORMANCE,
+    path: '/v2/instances/performance-over-time',
     paged: false,
-    baseFilters: true,
-    instanceIds: true,
     linkMetrics: false,
     idFields: ['startDate', 'endDate'],
     keyFields: ['startDate', 'endDate'],
+    noun: ['day', 'days'],
+    title: 'Performance over time',
+    picture: 'trend',
+    trendCap: 366,
   },
   campaigns: {
-    metrics: 'forbidden',
-    paged: true,
-    baseFilters: false,
+    ...LIST,
+    path: '/v2/campaigns',
     instanceIds: true,
-    linkMetrics: false,
     idFields: ['id', 'name', 'status', 'instanceId'],
     keyFields: ['id'],
+    noun: ['campaign', 'campaigns'],
+    title: 'Campaigns',
+    picture: 'count',
+    trendCap: null,
   },
   'campaigns/performance': {
-    metrics: 'required',
+    ...PERFORMANCE,
+    ...RANKED,
+    path: '/v2/campaigns/performance',
     paged: true,
-    baseFilters: true,
-    instanceIds: true,
     linkMetrics: true,
     idFields: ['campaignId', 'name'],
     keyFields: ['campaignId'],
+    noun: ['campaign', 'campaigns'],
+    title: 'Campaign performance',
   },
   'platforms/performance': {
-    metrics: 'required',
+    ...PERFORMANCE,
+    ...RANKED,
+    path: '/v2/platforms/performance',
     paged: false,
-    baseFilters: true,
-    instanceIds: true,
     linkMetrics: false,
     idFields: ['platform'],
     keyFields: ['platform'],
+    noun: ['platform', 'platforms'],
+    title: 'Performance by platform',
   },
   'platforms/return-on-investment': {
+    ...PERFORMANCE,
+    ...RANKED,
+    path: '/v2/platforms/return-on-investment',
     metrics: 'optional',
     paged: false,
-    baseFilters: true,
-    instanceIds: true,
     linkMetrics: true,
     idFields: ['platform'],
     keyFields: ['platform'],
+    noun: ['platform', 'platforms'],
+    title: 'Return on investment by platform',
   },
   'creators/performance': {
-    metrics: 'required',
+    ...PERFORMANCE,
+    ...RANKED,
+    path: '/v2/creators/performance',
     paged: true,
-    baseFilters: true,
-    instanceIds: true,
     linkMetrics: true,
     idFields: ['creatorId', 'name'],
     keyFields: ['creatorId'],
+    noun: ['creator', 'creators'],
+    title: 'Creator performance',
   },
   'posts/performance': {
-    metrics: 'required',
+    ...PERFORMANCE,
+    ...RANKED,
+    path: '/v2/posts/performance',
     paged: true,
-    baseFilters: true,
-    instanceIds: true,
     linkMetrics: false,
     idFields: ['postId'],
     keyFields: ['postId'],
+    noun: ['post', 'posts'],
+    title: 'Post performance',
   },
 };
+
+/** The routes whose spec says `which`, for messages (`campaigns/performance, creators/performance`). */
+export function routesWhere(which: (spec: RouteSpec) => boolean): Route[] {
+  return ROUTES.filter((r) => which(ROUTE_SPECS[r]));
+}
 
 export function isLinkMetric(name: string): boolean {
   return name.startsWith('trackingLinks') || name.startsWith('affiliateLinks');

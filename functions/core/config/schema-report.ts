@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { COLUMN_TYPES } from '../manifest';
-import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES } from './routes';
+import { explainBadRoute, isLinkMetric, ROUTE_SPECS, ROUTES, routesWhere } from './routes';
 import { ALWAYS, currencySchema, idSchema, labelsSchema, strings, titleSchema } from './schema-fields';
 
 /** Query parameters the exporter sets itself; `params` may not override them. */
@@ -101,7 +101,7 @@ export const reportSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['metrics'],
-          message: `route "${report.route}" never returns trackingLinks*/affiliateLinks* metrics (${bad.join(', ')}); they are available on campaigns/performance, creators/performance and instances/performance`,
+          message: `route "${report.route}" never returns trackingLinks*/affiliateLinks* metrics (${bad.join(', ')}); they are available on ${routesWhere((r) => r.linkMetrics).join(', ')}`,
         });
       }
     }
@@ -117,7 +117,7 @@ export const reportSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['filters', 'instanceIds'],
-        message: `route "${report.route}" takes no filters (only limit and nextCursor): it lists every instance bound to the client; remove instanceIds`,
+        message: `route "${report.route}" takes ${takes(spec)}; remove instanceIds`,
       });
     }
     if (!spec.baseFilters) {

@@ -39,6 +39,18 @@ export const apiSchema = z.strictObject({
   maxRetries: z.int().min(0).max(20).default(5),
   /** The largest API response read; a larger one fails the report before it is parsed. */
   maxResponseMiB: z.number().min(1).max(512).default(32),
+  /**
+   * Pages in a row that only repeat rows already exported (or repeat an earlier page) before the
+   * report fails: a server ignoring the cursor would otherwise be paged forever.
+   */
+  maxRepeatedPages: z.int().min(1).max(1000).default(3),
+  /** Pages one report may take before it fails (a hard stop for a server that pages without end). */
+  maxPages: z.int().min(1).max(100_000_000).default(100_000),
+  /**
+   * A page that says its results are partial (`errors`, `warnings`, `partial: true` … in a 200):
+   * `warn` (the report warning SERVER_PARTIAL) or `fail` the report.
+   */
+  serverPartial: z.enum(['warn', 'fail']).default('warn'),
 });
 
 export const outputSchema = z.strictObject({

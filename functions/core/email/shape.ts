@@ -1,57 +1,33 @@
 /**
- * Which picture fits a report: list routes (`instances`, `campaigns`) are a count, the over-time route a
- * trend in date order, others their KPI totals plus a top-N list where `topBy` is set. Also the words
- * for a report's rows and the one line saying what a report covers.
+ * Which picture fits a report (the route spec's `picture`: a count, a trend in date order, or KPI totals
+ * plus a top-N list where `topBy` is set), the words for a report's rows, and the one line saying what
+ * a report covers.
  */
+import { type Picture, ROUTE_SPECS, ROUTES, type Route, type RouteSpec } from '../config/routes';
 import type { ReportConfig } from '../config/schema';
 import { humanise } from './labels';
 
-export type Shape = 'count' | 'trend' | 'ranked';
+export type Shape = Picture;
 
-/** Most buckets an over-time report carries to the email (a year of days); the chart groups them. */
-export const MAX_TREND_POINTS = 366;
-
-export const isOverTime = (route: string): boolean => route === 'instances/performance-over-time';
-export const isList = (route: string): boolean => route === 'instances' || route === 'campaigns';
-
-export function shapeOf(route: string): Shape {
-  if (isList(route)) return 'count';
-  return isOverTime(route) ? 'trend' : 'ranked';
+/** The spec of a manifest's route (a string there), or undefined for a route this version does not know. */
+export function specOf(route: string): RouteSpec | undefined {
+  return (ROUTES as readonly string[]).includes(route) ? ROUTE_SPECS[route as Route] : undefined;
 }
 
-/** What one row of a route is, singular and plural. */
-const NOUNS: Readonly<Record<string, readonly [string, string]>> = {
-  instances: ['instance', 'instances'],
-  campaigns: ['campaign', 'campaigns'],
-  'campaigns/performance': ['campaign', 'campaigns'],
-  'creators/performance': ['creator', 'creators'],
-  'posts/performance': ['post', 'posts'],
-  'platforms/performance': ['platform', 'platforms'],
-  'platforms/return-on-investment': ['platform', 'platforms'],
-  'instances/performance-over-time': ['day', 'days'],
-};
+const isList = (route: string): boolean => specOf(route)?.picture === 'count';
+
+export function shapeOf(route: string): Shape {
+  return specOf(route)?.picture ?? 'ranked';
+}
 
 /** `12 campaigns`, `1 creator`; `rows` for routes whose rows are not one thing. */
 export function rowNoun(route: string, n: number): string {
-  const [one, many] = NOUNS[route] ?? ['row', 'rows'];
+  const [one, many] = specOf(route)?.noun ?? ['row', 'rows'];
   return n === 1 ? one : many;
 }
 
-/** A title when the config gives none. */
-const ROUTE_TITLES: Readonly<Record<string, string>> = {
-  instances: 'Instances',
-  campaigns: 'Campaigns',
-  'instances/performance': 'Account totals',
-  'instances/performance-over-time': 'Performance over time',
-  'campaigns/performance': 'Campaign performance',
-  'platforms/performance': 'Performance by platform',
-  'platforms/return-on-investment': 'Return on investment by platform',
-  'creators/performance': 'Creator performance',
-  'posts/performance': 'Post performance',
-};
-
 export function reportTitle(report: { readonly title?: string | undefined; readonly route: string }): string {
-  return report.title ?? ROUTE_TITLES[report.route] ?? humanise(report.route);
+  return report.title ?? specOf(report.route)?.title ?? humanise(report.route);
 }
 
 /** One line on what a report covers: platform or content type, instances, campaigns, date basis. */

@@ -4,12 +4,12 @@
  * Step Functions payload stays small whatever the API sends) and by the email renderer (which
  * shows them). Applied to rows it already trimmed, the choice gives the same columns again.
  */
+import { type Picture, ROUTE_SPECS, type Route } from '../config/routes';
 import type { ReportConfig } from '../config/schema';
+import type { SummaryRow } from '../export/top';
 import { own } from '../records';
-import type { SummaryRow } from '../run/types';
 import { oneLine, readableList, truncate } from './format';
 import { sameName } from './labels';
-import { isList, isOverTime } from './shape';
 
 /** Longest cell text in the top table; names and captions can be paragraphs. */
 export const MAX_CELL_CHARS = 40;
@@ -23,7 +23,7 @@ const WINDOW_COLUMNS = new Set(['window_start', 'window_end']);
 
 /** What of a report's config the choice depends on (without a route: a ranked report). */
 export type TopColumnsConfig = Pick<ReportConfig, 'metrics'> & {
-  readonly route?: string;
+  readonly route?: Route;
   readonly summary: Pick<ReportConfig['summary'], 'kpis' | 'topBy'>;
 };
 
@@ -36,12 +36,13 @@ export type TopColumnsConfig = Pick<ReportConfig, 'metrics'> & {
  */
 export function topColumns(present: Iterable<string>, config: TopColumnsConfig): string[] {
   const names = [...new Set(present)];
-  if (config.route !== undefined && isList(config.route)) return [];
+  const picture: Picture = config.route === undefined ? 'ranked' : ROUTE_SPECS[config.route].picture;
+  if (picture === 'count') return [];
   const spelled = (name: string) => names.find((c) => sameName(c, name)) ?? name;
   const metrics = (config.metrics ?? []).map(spelled);
   const topBy = config.summary.topBy;
   const must = [...new Set([...(topBy === undefined ? [] : [topBy]), ...config.summary.kpis].map(spelled))];
-  if (config.route !== undefined && isOverTime(config.route)) {
+  if (picture === 'trend') {
     const start = names.find((c) => sameName(c, 'startDate'));
     const charted = must.length > 0 ? must : metrics.slice(0, 1);
     return [...(start === undefined ? [] : [start]), ...charted];

@@ -15,7 +15,8 @@ import { GroupCells } from './cells';
 import type { ColumnDef } from './columns';
 import { csvBytes } from './csv-part';
 import type { Format } from './keys';
-import { PART_ENCODERS, type PartEncoder } from './part-encoder';
+import type { PartEncoder } from './part-encoder';
+import { PART_ENCODERS } from './part-encoders';
 import { type ColumnBatch, RowGroupBuffer } from './rowgroup';
 
 /** What the encoder needs to know about a part (sent with every call; it opens the part on first use). */

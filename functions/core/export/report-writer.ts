@@ -16,8 +16,6 @@
 
 import type { ApiRow } from '../api/types';
 import type { ManifestFile, ReportWarning, TotalValue, Window } from '../manifest';
-import type { CheckpointState } from '../run/checkpoint';
-import type { SummaryRow } from '../run/types';
 import type { Sink } from '../sink';
 import type { ColumnDef } from './columns';
 import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
@@ -26,10 +24,11 @@ import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } f
 import type { ModelStore } from './model-store';
 import { PartSet } from './parts';
 import { RowGroupBuffer } from './rowgroup';
-import { TopN } from './top';
+import { type SummaryRow, TopN } from './top';
 import { Totals } from './totals';
 import { type BreakCode, breakOf, fitted } from './values';
 import { warningFor } from './warnings';
+import type { WriterState } from './writer-state';
 
 export interface ReportWriterOptions extends ModelContext {
   readonly sink: Sink;
@@ -53,8 +52,6 @@ export interface ReportWriterOptions extends ModelContext {
 
 /** Rows per slice sent to the encoder: about one page, so each send is short. */
 const SLICE_ROWS = 1_000;
-
-export type WriterState = Omit<CheckpointState, 'version' | 'cursor' | 'pages'>;
 
 export class ReportWriter {
   private slice = new RowGroupBuffer();

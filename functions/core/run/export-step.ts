@@ -20,7 +20,6 @@ import { type PartitionCommit, partitionCommit } from '../commit/partition';
 import { validMetricsOf } from '../config/known-metrics';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig, ScheduleConfig } from '../config/schema';
-import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
 import { describeError, isExporterError } from '../errors';
 import type { Format } from '../export/formats';
 import { sinkModelStore } from '../export/model-store';
@@ -96,6 +95,8 @@ async function exportWithLease(
 ): Promise<ExportStepResult> {
   const folders = commit.staging;
   const resumed: CheckpointState | null = checkpoint ? CheckpointStateSchema.parse(checkpoint) : null;
+  // An over-time report's email shows its buckets as a trend in date order, never ranked.
+  const { trendCap } = ROUTE_SPECS[report.route];
   const writer = new ReportWriter(
     {
       sink: deps.sink,
@@ -108,9 +109,8 @@ async function exportWithLease(
       naming: config.output.columnNames,
       overrides: report.columns,
       formulaGuard: config.output.csvFormulaGuard,
-      // An over-time report's email shows its buckets as a trend in date order, never ranked.
-      ...(isOverTime(report.route)
-        ? { topBy: undefined, topN: MAX_TREND_POINTS, inOrder: true }
+      ...(trendCap !== null
+        ? { topBy: undefined, topN: trendCap, inOrder: true }
         : { topBy: report.summary.topBy, topN: report.summary.topN ?? DEFAULT_TOP_N }),
       rowGroupRows: tuning.rowGroupRows,
       maxRowsPerPart: config.output.maxRowsPerPart,

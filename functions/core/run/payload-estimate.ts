@@ -12,8 +12,8 @@
  * (`outcomeBudget`: top rows are dropped first), so the API cannot push a run over.
  */
 
+import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ScheduleConfig } from '../config/schema';
-import { isOverTime, MAX_TREND_POINTS } from '../email/shape';
 import { MAX_CELL_CHARS, topColumns } from '../email/top-columns';
 import { partitionPrefix } from '../export/keys';
 import { DEFAULT_TOP_N } from '../export/top';
@@ -95,7 +95,8 @@ export function outcomeBytesOf(config: Config, schedule: ScheduleConfig, reportI
   // the top table: identifying columns at their longest allowed name, then topBy, KPIs, metrics
   const identity = ['name_a', 'name_b'].map((n) => n.padEnd(IDENTITY_NAME_CHARS, '_'));
   // an over-time report carries its buckets (up to a year of days) for the email's trend
-  const overTime = isOverTime(report.route);
+  const { trendCap } = ROUTE_SPECS[report.route];
+  const overTime = trendCap !== null;
   const shown = overTime
     ? topColumns(['start_date', ...metrics], report)
     : report.summary.topBy === undefined
@@ -104,11 +105,12 @@ export function outcomeBytesOf(config: Config, schedule: ScheduleConfig, reportI
   // a trend's cells are a date and numbers (a double is at most 24 characters), never long text
   const cell = overTime ? NUMBER_CELL_BYTES : CELL_BYTES;
   const rowBytes = 2 + shown.reduce((sum, c) => sum + c.length + 4 + cell, 0);
-  const topRows = overTime
-    ? MAX_TREND_POINTS
-    : report.summary.topBy === undefined
-      ? 0
-      : (report.summary.topN ?? DEFAULT_TOP_N);
+  const topRows =
+    trendCap !== null
+      ? trendCap
+      : report.summary.topBy === undefined
+        ? 0
+        : (report.summary.topN ?? DEFAULT_TOP_N);
   return payloadBytes({ manifest, top: [] }) + topRows * rowBytes + 1;
 }
 

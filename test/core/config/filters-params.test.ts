@@ -109,7 +109,7 @@ describe('instances takes no filters', () => {
   it('rejects instanceIds on the instances route, which takes only limit and nextCursor', () => {
     const problems = problemsOf(withReport({ route: 'instances', filters: { instanceIds: ['inst-1'] } }));
     expect(problems).toEqual([
-      `${REPORT}.filters.instanceIds: route "instances" takes no filters (only limit and nextCursor): it lists every instance bound to the client; remove instanceIds`,
+      `${REPORT}.filters.instanceIds: route "instances" takes no filters (only limit and nextCursor); remove instanceIds`,
     ]);
   });
 

@@ -115,7 +115,7 @@ describe('metrics per route', () => {
         `${REPORT}.metrics: route "${route}" never returns trackingLinks*/affiliateLinks* metrics (trackingLinksClicks, affiliateLinksRevenue)`,
       );
       expect(problems[0]).toContain(
-        'available on campaigns/performance, creators/performance and instances/performance',
+        'available on instances/performance, campaigns/performance, platforms/return-on-investment, creators/performance',
       );
     },
   );
