@@ -21,11 +21,11 @@ import { parseExact } from '../support/exact-json';
 import {
   type ExportCase,
   exportCaseArb,
-  type Route,
   ROUTES,
+  type Route,
   type RunAnswer,
 } from '../support/properties/arbitraries';
-import { readRun, RUNS, runOnce } from '../support/properties/export-run';
+import { RUNS, readRun, runOnce } from '../support/properties/export-run';
 import { runProblems } from '../support/properties/invariants';
 import { PENDING_FIX } from '../support/properties/pending';
 import { type AnswerServer, startAnswerServer } from '../support/properties/served';

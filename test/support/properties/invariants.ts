@@ -7,6 +7,7 @@
  * case prints all of them beside its shrunk input.
  */
 import {
+  bigintOf,
   decimalOf,
   doubleText,
   type Exact,
@@ -16,7 +17,6 @@ import {
   isObj,
   parseExact,
   sameNumber,
-  bigintOf,
 } from '../exact-json';
 import { INVALID_BYTE } from './arbitraries';
 import { type Canon, type ColumnType, microsOf, type ReadFile } from './read-back';
@@ -100,7 +100,7 @@ function zonedMicros(s: string): string | null {
   }
 }
 
-/** Does the JSON text `cell` hold the same value as `v` (numbers by exact value, keys in order)? */
+/** Does the JSON text `cell` hold the same value as `v` (numbers by exact value, objects by name)? */
 function sameJson(cell: string, v: Exact): boolean {
   let parsed: Exact;
   try {
@@ -110,12 +110,16 @@ function sameJson(cell: string, v: Exact): boolean {
   }
   const eq = (a: Exact, b: Exact): boolean => {
     if (isNum(a) || isNum(b)) return isNum(a) && isNum(b) && sameNumber(a.num, b.num);
+    // an object is an unordered set of names (RFC 8259; JS puts integer-like keys first)
     if (isObj(a) || isObj(b))
       return (
         isObj(a) &&
         isObj(b) &&
         a.entries.length === b.entries.length &&
-        a.entries.every(([k, x], i) => b.entries[i]?.[0] === k && eq(x, b.entries[i]?.[1] ?? null))
+        a.entries.every(([k, x]) => {
+          const other = b.entries.find(([kb]) => kb === k);
+          return other !== undefined && eq(x, other[1]);
+        })
       );
     if (Array.isArray(a) || Array.isArray(b))
       return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => eq(x, b[i]));
@@ -233,16 +237,16 @@ export function runProblems(
   for (const [format, table] of others) {
     if (table.length !== ref[1].length)
       problems.push(`${format} has ${table.length} rows, ${ref[0]} ${ref[1].length}`);
-    table.forEach((row, r) =>
-      row.forEach((cell, c) => {
+    for (const [r, row] of table.entries()) {
+      for (const [c, cell] of row.entries()) {
         const want = ref[1][r]?.[c] ?? null;
         const csvEmpty = format === 'csv' && cell === null && want === '';
         if (cell !== want && !csvEmpty)
           problems.push(
             `row ${r} column ${model[c]?.name}: ${format} ${show(cell)}, ${ref[0]} ${show(want)}`,
           );
-      }),
-    );
+      }
+    }
   }
   const table = ref[1];
 

@@ -22,7 +22,7 @@ function stringText(s: string, maxCode: number): string {
   // JSON.stringify escapes controls, quotes and lone surrogates; the rest is written as is
   const text = JSON.stringify(s);
   if (maxCode >= 0xffff) return text;
-  return text.replace(/[^\u0000-\u00ff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const INVALID_UTF8 = Buffer.from(INVALID_BYTE, 'utf8');
