@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ExporterError } from '#core/errors';
+import pkg from '../../package.json' with { type: 'json' };
 import { registerBackfill } from './commands/backfill';
 import { registerCheck } from './commands/check';
 import { registerDemo } from './commands/demo';
@@ -15,6 +16,7 @@ import { registerValidate } from './commands/validate';
 
 const program = new Command('report-exporter')
   .description('Export the Reporting API v2 to CSV and Parquet on S3 or a folder, with an emailed summary.')
+  .version(pkg.version, '-V, --version', 'print the version and exit')
   .showHelpAfterError()
   .exitOverride();
 

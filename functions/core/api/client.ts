@@ -12,10 +12,10 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { ROUTE_SPECS } from '../config/routes';
 import { ExporterError, isExporterError } from '../errors';
+import { createLimiter } from '../limiter';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
 import type { HttpFactory } from './http';
-import { createLimiter } from './limiter';
 import { parsePage } from './page';
 import { paginate } from './paginate';
 import { buildQuery, dataUrl, tokenUrl } from './query';

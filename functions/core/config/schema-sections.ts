@@ -1,6 +1,7 @@
 /** The `api`, `output` and `email` sections of `reports.yaml`. */
 import { z } from 'zod';
 import { CURSOR_PATH, DEFAULT_CURSOR_PATH } from '../api/cursor-location';
+import { DEFAULT_MAX_KEYS_PER_OBJECT } from '../export/flatten';
 import { FORMAT_IDS } from '../export/formats';
 import { baseUrlProblems, prefixProblem } from './locations';
 import { currencySchema, labelsSchema, mailbox, recipientList } from './schema-fields';
@@ -68,6 +69,14 @@ export const outputSchema = z.strictObject({
     .default(['parquet', 'csv']),
   /** A part file rolls over to the next at this many rows (bounds memory and file size). */
   maxRowsPerPart: z.int().min(1_000).max(50_000_000).default(1_000_000),
+  maxKeysPerObject: z
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(DEFAULT_MAX_KEYS_PER_OBJECT)
+    .describe(
+      'A nested object with more keys than this (per-country counts, data used as keys) is one column of JSON text instead of a column per key, with an OBJECT_AS_JSON warning',
+    ),
   columnNames: z
     .enum(['snake_case', 'api'])
     .default('snake_case')
