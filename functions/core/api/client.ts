@@ -253,6 +253,9 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       }
     },
     redact: (value) => redactor.value(value),
+    async ready() {
+      redactor.add((await options.credentials()).clientSecret, true);
+    },
     async close() {
       await http.close();
     },
