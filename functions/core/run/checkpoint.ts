@@ -17,6 +17,10 @@ export const CheckpointStateSchema = z.object({
   /** `CODE column` → how many values broke the column's type so far (report warnings). */
   breaks: z.record(z.string(), z.int().check(z.nonnegative())),
   totals: z.record(z.string(), z.object({ mantissa: z.string(), scale: z.int().check(z.nonnegative()) })),
+  /** Running sums and counts of the metrics never summed (absent in older checkpoints). */
+  means: z.optional(
+    z.record(z.string(), z.object({ sum: z.number(), rows: z.int().check(z.nonnegative()) })),
+  ),
   /** The silent-loss guards' counts so far (absent in checkpoints written before they existed). */
   guards: z.optional(GuardStateSchema),
   top: z.array(
