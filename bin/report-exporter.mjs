@@ -1,6 +1,57 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources through tsx, so the repo needs no build step.
-import { register } from 'tsx/esm/api';
+/**
+ * `report-exporter`: runs the prebuilt bundle `dist/cli.mjs` (scripts/build-cli.mjs, built by `npm ci`
+ * through `prepare`), as the Lambdas run theirs, so no TypeScript is compiled at start.
+ *
+ * The bundle is kept in step with the sources: when a file it was built from (dist/cli-inputs.json) is
+ * newer than its build, or it is missing, it is rebuilt first (a few seconds; said on a terminal).
+ * Without esbuild to rebuild it (an install without dev dependencies) — or with
+ * REPORT_EXPORTER_FROM_SOURCE=1 — the TypeScript sources run through tsx instead, which is slower
+ * to start, and it says so.
+ */
+import { pathToFileURL } from 'node:url';
+import { BUNDLE, buildCli, staleness } from '../scripts/build-cli.mjs';
 
-register();
-await import('../functions/cli/main.ts');
+const bundle = pathToFileURL(BUNDLE).href;
+
+async function canBuild() {
+  try {
+    await import('esbuild');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function rebuild(why) {
+  let ms;
+  try {
+    ms = await buildCli();
+  } catch {
+    // esbuild has printed what is wrong in which source file
+    process.stderr.write(`report-exporter: ${why}, and rebuilding it failed (above)\n`);
+    process.exit(1);
+  }
+  if (process.stderr.isTTY) process.stderr.write(`report-exporter: ${why}: rebuilt it (${ms} ms)\n`);
+}
+
+async function fromSource(why) {
+  process.stderr.write(
+    `report-exporter: ${why}; running the TypeScript sources through tsx (a slower start). ` +
+      'Build the bundle with `npm run build` (esbuild, a dev dependency).\n',
+  );
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../functions/cli/main.ts');
+}
+
+if (process.env.REPORT_EXPORTER_FROM_SOURCE === '1') {
+  await fromSource('REPORT_EXPORTER_FROM_SOURCE=1');
+} else {
+  const why = staleness();
+  if (why === undefined) await import(bundle);
+  else if (await canBuild()) {
+    await rebuild(why);
+    await import(bundle);
+  } else await fromSource(`${why} and esbuild is not installed to rebuild it`);
+}

@@ -14,6 +14,7 @@
  *   timer holds the loop meanwhile). A worker that dies (e.g. at its heap limit) fails its streams'
  *   calls with `ENCODE_FAILED` and is replaced for new streams.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +24,8 @@ import type { EncodedBytes, Encoder, EncoderRequest, EncoderStream } from '#core
 import { EncoderHost } from '#core/export/encoder';
 
 const WORKER_MARK = 'report-exporter-encoder';
+/** The worker's own bundle beside the CLI's (scripts/build-cli.mjs). */
+const WORKER_FILE = 'encoder-worker.mjs';
 /**
  * Batches (≈ 1,000-row slices) a stream may have queued in its worker before `append` waits: more than
  * a whole row group's worth (25 at the default 25,000 rows), so the page consumer goes on filling the
@@ -65,11 +68,18 @@ function transferables(out: EncodedBytes): ArrayBuffer[] {
   return [...buffers];
 }
 
-/** How to start this module as a worker: the bundle file as it is, a `.ts` source through tsx. */
+/**
+ * How to start this module as a worker: the CLI's bundle has it as `encoder-worker.mjs` beside it
+ * (scripts/build-cli.mjs: the worker loads the encoder alone, not the whole CLI); a one-file bundle (a
+ * Lambda) is re-entered as it is; a `.ts` source is loaded through tsx.
+ */
 function startWorker(resourceLimits: { maxOldGenerationSizeMb: number }): Worker {
   const self = import.meta.url;
   const options = { workerData: { [WORKER_MARK]: true }, resourceLimits };
-  if (!/\.[cm]?ts$/.test(new URL(self).pathname)) return new Worker(new URL(self), options);
+  if (!/\.[cm]?ts$/.test(new URL(self).pathname)) {
+    const own = new URL(`./${WORKER_FILE}`, self);
+    return new Worker(own.href !== self && existsSync(own) ? own : new URL(self), options);
+  }
   const tsx = pathToFileURL(
     createRequire(self)
       .resolve('tsx/esm/api')
@@ -215,20 +225,27 @@ function workerStream(worker: PoolWorker, stream: number): EncoderStream {
       queued.push(p);
       while (queued.length > MAX_QUEUED_APPENDS) await queued.shift();
     },
-    async encode(part) {
-      // an append that failed is reported here at the latest
-      await Promise.all(queued.splice(0));
-      return worker.call({ op: 'encode', stream, part });
-    },
-    async finish(part) {
-      await Promise.all(queued.splice(0));
-      return worker.call({ op: 'finish', stream, part });
-    },
+    // The request is posted at once, in call order, and the queued appends are awaited after: posted
+    // only once they had been answered, an encode overtook the appends of the next group that the
+    // writer sent meanwhile, and encoded them into this part (files[].rows then disagreed with the
+    // files after a roll-over). An append that failed is reported here at the latest.
+    encode: (part) => inOrder(queued, worker.call({ op: 'encode', stream, part })),
+    finish: (part) => inOrder(queued, worker.call({ op: 'finish', stream, part })),
     close() {
       queued.length = 0;
       worker.call({ op: 'close', stream }).catch(() => undefined);
     },
   };
+}
+
+/** `result` once every append queued before it has been answered (their failure first). */
+async function inOrder(
+  queued: Promise<EncodedBytes>[],
+  result: Promise<EncodedBytes>,
+): Promise<EncodedBytes> {
+  result.catch(() => undefined);
+  await Promise.all(queued.splice(0));
+  return result;
 }
 
 let shared: EncoderPool | undefined;

@@ -3,10 +3,11 @@
  * both schedules of the shipped example config (`reports.yaml`, every route) at their two latest
  * occurrences (so the emails show real changes against the earlier window) into `--out` (default
  * `./out`), writes the latest run's summary emails — stakeholders' and operators' — into
- * `out/outbox/`, and prints where everything is. No AWS, no network; the simulator's credentials are
+ * `out/outbox/` (replacing an earlier demo's), and prints where everything is. No AWS, no network; the simulator's credentials are
  * never printed.
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createCliLog } from '#adapters/cli-log';
@@ -22,7 +23,15 @@ import { createHttp } from '#http';
 import { startSimulator } from '#simulator/server';
 import { type ApiFactory, reportManifests, runAll } from './run';
 
-const EXAMPLE_CONFIG = new URL('../../../reports.yaml', import.meta.url);
+/**
+ * The shipped example config: `reports.yaml` at the package's root, the first folder above this module
+ * with a package.json — three levels up from this source, one from the CLI's bundle (`dist/cli.mjs`).
+ */
+function exampleConfig(): URL {
+  let dir = new URL('./', import.meta.url);
+  while (!existsSync(new URL('package.json', dir)) && dir.pathname !== '/') dir = new URL('../', dir);
+  return new URL('reports.yaml', dir);
+}
 
 /**
  * The two latest occurrences of a schedule at or before `now` (looking back 80 days), oldest first:
@@ -45,9 +54,11 @@ export interface DemoResult {
 export async function runDemo(outDir: string, now = new Date()): Promise<DemoResult> {
   const sim = await startSimulator({ seed: 1 });
   try {
-    const example = parseConfig(await readFile(EXAMPLE_CONFIG, 'utf8'), 'reports.yaml');
+    const example = parseConfig(await readFile(exampleConfig(), 'utf8'), 'reports.yaml');
     const config: Config = { ...example, api: { ...example.api, baseUrl: sim.baseUrl } };
     const sink = createFsSink(outDir);
+    // the outbox shows this demo's emails only: an earlier demo's would be numbered before them
+    await rm(join(outDir, 'outbox'), { recursive: true, force: true });
     const mailer = createOutboxMailer(join(outDir, 'outbox'));
     const log = createCliLog();
     const api: ApiFactory = (c, l) =>

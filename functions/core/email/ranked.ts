@@ -4,11 +4,11 @@
  * those `emailColumns` picks; cells are one-lined, cut, and JSON arrays become readable lists.
  */
 import type { ReportConfig } from '../config/schema';
+import type { SummaryRow } from '../export/top';
 import { DEFAULT_TOP_N } from '../export/top';
 import { isAdditiveMetric } from '../export/totals';
 import type { ManifestReport } from '../manifest';
 import { own } from '../records';
-import type { SummaryRow } from '../run/types';
 import { formatCell, formatNumber, readableList, truncate } from './format';
 import { sameName } from './labels';
 import { rowNoun } from './shape';

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+/**
+ * Builds the CLI's bundle, `dist/cli.mjs`, and its encoder worker's, `dist/encoder-worker.mjs`, with
+ * esbuild — as the CDK app bundles the Lambdas — so `report-exporter` starts without compiling
+ * TypeScript. `npm ci` runs it (`prepare`); `bin/report-exporter.mjs` runs it again when a source is
+ * newer than the bundle.
+ *
+ * Beside the bundles, `dist/cli-inputs.json` lists the repository files they were built from and when
+ * the build started: the launcher's freshness check stats those files, nothing else.
+ *
+ *   node scripts/build-cli.mjs             (npm run build)
+ *   node scripts/build-cli.mjs --if-stale  only when `staleness()` finds a reason (the tests' setup)
+ */
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const DIST = join(ROOT, 'dist');
+export const STAMP = join(DIST, 'cli-inputs.json');
+export const BUNDLE = join(DIST, 'cli.mjs');
+
+/**
+ * Why `dist/cli.mjs` cannot be run as it is — missing, or a file it was built from changed or went
+ * away since its build started — or undefined when it can. Stats only the files the stamp lists.
+ */
+export function staleness() {
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
+    statSync(BUNDLE);
+    statSync(join(DIST, 'encoder-worker.mjs'));
+  } catch {
+    return 'dist/cli.mjs is not built';
+  }
+  for (const input of stamp.inputs) {
+    let mtime;
+    try {
+      mtime = statSync(join(ROOT, input)).mtimeMs;
+    } catch {
+      return `${input}, which dist/cli.mjs was built from, is gone`;
+    }
+    if (mtime >= stamp.started) return `${input} is newer than dist/cli.mjs`;
+  }
+  return undefined;
+}
+
+/**
+ * Builds both bundles and the stamp. Safe to run from several processes at once (tests spawning the
+ * CLI right after a source changed): every file is written to a temporary name and renamed.
+ * Returns the build's wall time in ms.
+ */
+export async function buildCli() {
+  const { build } = await import('esbuild');
+  const started = Date.now();
+  const result = await build({
+    absWorkingDir: ROOT,
+    // the pool starts `encoder-worker.mjs` when it sits beside the bundle (adapters/encoder-pool.ts):
+    // the worker loads the encoder alone, not the whole CLI
+    entryPoints: { cli: 'functions/cli/main.ts', 'encoder-worker': 'functions/adapters/encoder-pool.ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    minify: true,
+    sourcemap: true,
+    sourcesContent: false,
+    legalComments: 'linked',
+    // CommonJS dependencies (the AWS SDK's) call require() for built-ins; ESM output needs one
+    banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+    outdir: DIST,
+    outExtension: { '.js': '.mjs' },
+    metafile: true,
+    write: false,
+    logLevel: 'warning',
+  });
+  mkdirSync(DIST, { recursive: true });
+  const put = (file, contents) => {
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, contents);
+    renameSync(tmp, file);
+  };
+  for (const out of result.outputFiles) put(out.path, out.contents);
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((f) => !f.includes('node_modules/'))
+    .concat('package.json', 'package-lock.json', 'scripts/build-cli.mjs')
+    .map((f) => relative(ROOT, resolve(ROOT, f)));
+  put(STAMP, `${JSON.stringify({ started, inputs: [...new Set(inputs)].sort() }, null, 1)}\n`);
+  return Date.now() - started;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const why = process.argv.includes('--if-stale') ? staleness() : '';
+  if (why !== undefined) {
+    const ms = await buildCli();
+    process.stderr.write(`built ${relative(process.cwd(), BUNDLE)} in ${ms} ms${why ? ` (${why})` : ''}\n`);
+  }
+}
