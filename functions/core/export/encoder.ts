@@ -12,9 +12,9 @@
  */
 import type { Window } from '../manifest';
 import { GroupCells } from './cells';
-import type { ColumnDef } from './columns';
 import { csvBytes, doubleColumns } from './csv-part';
-import type { Format } from './keys';
+import type { Format } from './formats';
+import type { ColumnDef } from './model';
 import type { PartEncoder } from './part-encoder';
 import { PART_ENCODERS } from './part-encoders';
 import { type ColumnBatch, RowGroupBuffer } from './rowgroup';

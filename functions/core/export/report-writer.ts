@@ -17,10 +17,10 @@
 import type { ApiRow } from '../api/types';
 import type { ManifestFile, ReportWarning, TotalValue, Window } from '../manifest';
 import type { Sink } from '../sink';
-import type { ColumnDef } from './columns';
 import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
 import { flattenRow } from './flatten';
 import type { Format } from './formats';
+import type { ColumnDef } from './model';
 import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
 import type { ModelStore } from './model-store';
 import { PartSet } from './parts';
