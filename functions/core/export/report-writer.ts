@@ -18,6 +18,7 @@ import type { ApiRow } from '../api/types';
 import type { ManifestFile, ReportWarning, TotalValue, Window } from '../manifest';
 import type { Sink } from '../sink';
 import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
+import { flattenRow } from './flatten';
 import type { Format } from './formats';
 import type { ColumnDef } from './model';
 import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
@@ -27,7 +28,7 @@ import { type RowMean, RowMeans } from './row-means';
 import { RowGroupBuffer } from './rowgroup';
 import { type SummaryRow, TopN } from './top';
 import { Totals } from './totals';
-import { breakOf, fitted } from './values';
+import { breakOf, fitted, wellFormed } from './values';
 import { type WarningCode, warningFor } from './warnings';
 import type { WriterState } from './writer-state';
 
@@ -64,6 +65,8 @@ export class ReportWriter {
   private draft: ColumnModel | null = null;
   /** `CODE column` → how many values broke the column's type. */
   private readonly breaks: Map<string, number>;
+  /** `f{field key}` / `m{metric}` → values holding U+FFFD from bytes invalid in the page's charset. */
+  private readonly replaced = new Map<string, number>();
   private readonly stream: EncoderStream;
   private readonly totals: Totals;
   private readonly means: RowMeans;
@@ -162,14 +165,49 @@ export class ReportWriter {
     return this.columns();
   }
 
+  /** Counts, per column, the values not written as they came (each a warning naming the column). */
   private countBreaks(slice: RowGroupBuffer, columns: readonly ColumnDef[]): void {
     for (const c of columns) {
-      if ((c.role !== 'id' && c.role !== 'metric') || c.type === 'string') continue;
+      if (c.role !== 'id' && c.role !== 'metric') continue;
+      const numeric = c.type === 'int64' || c.type === 'double';
       for (const v of slice.cells(c.key, c.role === 'metric') ?? []) {
+        if (v === null) continue;
+        if (typeof v === 'string' && !wellFormed(v)) this.count(`INVALID_TEXT ${c.name}`, 1);
+        if (c.type === 'string') continue;
         const code = breakOf(c.type, v);
-        if (code === null) continue;
-        this.count(`${code} ${c.name}`, 1);
+        if (code !== null) this.count(`${code} ${c.name}`, 1);
+        else if (numeric && typeof v === 'string') this.count(`NUMERIC_TEXT ${c.name}`, 1);
       }
+    }
+  }
+
+  /**
+   * A page whose body had byte sequences invalid in its charset (decoded as U+FFFD, `ApiPage.
+   * invalidSequences`): counts, per column, its values that hold U+FFFD (INVALID_TEXT).
+   */
+  noteInvalidBytes(rows: readonly ApiRow[]): void {
+    for (const row of rows) {
+      const flat = flattenRow(row, this.o.maxKeysPerObject);
+      for (const [key, v] of flat.fields)
+        if (typeof v === 'string' && v.includes('\uFFFD')) this.bump(`f${key}`);
+      for (const [name, v] of flat.metrics)
+        if (typeof v === 'string' && v.includes('\uFFFD')) this.bump(`m${name}`);
+    }
+  }
+
+  private bump(cell: string): void {
+    this.replaced.set(cell, (this.replaced.get(cell) ?? 0) + 1);
+  }
+
+  /** Names the columns of `noteInvalidBytes`' counts (once the rows are in the model). */
+  private settleReplaced(): void {
+    for (const c of this.columns()) {
+      if (c.role !== 'id' && c.role !== 'metric') continue;
+      const cell = `${c.role === 'id' ? 'f' : 'm'}${c.key}`;
+      const n = this.replaced.get(cell);
+      if (n === undefined) continue;
+      this.count(`INVALID_TEXT ${c.name}`, n);
+      this.replaced.delete(cell);
     }
   }
 
@@ -215,6 +253,7 @@ export class ReportWriter {
 
   /** Warnings naming each column that received values its type cannot hold. */
   warnings(): ReportWarning[] {
+    this.settleReplaced();
     const raws = new Map(
       this.columns().flatMap((c) => (c.source.kind === 'raw' ? [[c.source.of, c.name] as const] : [])),
     );
@@ -255,6 +294,7 @@ export class ReportWriter {
   }
 
   snapshot(): WriterState {
+    this.settleReplaced();
     return {
       nextPart: this.parts.nextIndex,
       files: [...this.files],
