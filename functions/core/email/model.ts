@@ -7,7 +7,7 @@ import type { Format } from '../export/formats';
 import type { Manifest, ManifestReport, ReportWarning, RunStatus } from '../manifest';
 import { own } from '../records';
 import { formatRange } from './dates';
-import { arrow, delta, kpisFor, previousReport } from './deltas';
+import { arrow, delta, previousReport } from './deltas';
 import { type KpiView, kpiViews } from './kpi-view';
 import { labeller, valueLabeller } from './labels';
 import { buildRanked, type RankedList } from './ranked';
