@@ -58,7 +58,6 @@ export class ExportFunctions extends Construct {
   readonly plan: lambda.IFunction;
   readonly export: lambda.IFunction;
   readonly finalize: lambda.IFunction;
-  readonly all: readonly ExporterFunction[];
 
   constructor(scope: Construct, id: string, props: ExportFunctionsProps) {
     super(scope, id);
@@ -203,7 +202,6 @@ export class ExportFunctions extends Construct {
     this.plan = plan.function;
     this.export = exporter.function;
     this.finalize = finalize.function;
-    this.all = [plan, exporter, finalize];
   }
 }
 

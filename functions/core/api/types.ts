@@ -5,7 +5,9 @@
 
 import type { Route } from '../config/routes';
 import type { ServerPartial } from './partial';
-import type { ArrayFormat } from './query';
+
+/** How array query parameters are written: `a=1&a=2`, `a=1,2` or `a[]=1&a[]=2` (`api.arrayFormat`). */
+export type ArrayFormat = 'repeat' | 'comma' | 'brackets';
 
 /** A row as the API sends it: identifying fields plus a nested `metrics` object. Untrusted. */
 export type ApiRow = Readonly<Record<string, unknown>>;
@@ -92,11 +94,14 @@ export interface ReportingApi {
   /** Releases sockets. */
   close(): Promise<void>;
   /**
+   * Resolves the credentials once (the local override or the secret) without asking the API: a
+   * preflight that fails with CREDENTIALS_* before any report starts. Absent on test doubles.
+   */
+  ready?(): Promise<void>;
+  /**
    * A copy of `value` with every secret this client knows (client secret, tokens, their segments, in
    * every encoding) masked: for text that came from the API and leaves the process another way than
    * an error (the summary's top rows). Absent on test doubles that hold no secrets.
    */
   redact?<T>(value: T): T;
 }
-
-export type { ArrayFormat };

@@ -10,7 +10,7 @@ import type { ScheduleConfig } from '../config/schema';
 import { type Manifest, type RestatedReport, totalNumber, type Window } from '../manifest';
 import { escapeHtml as e, formatNumber, oneLine } from './format';
 import { SECTION_PAD } from './html-style';
-import type { SummarySection } from './sections';
+import type { SummarySection } from './section';
 
 export type RevisedLine =
   | {
