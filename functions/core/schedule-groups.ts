@@ -30,9 +30,6 @@ export interface ScheduleGroup {
  */
 export const MAX_GROUP_INPUT_BYTES = 8 * 1024;
 
-/** Scheduler's placeholder for the time a schedule fired, filled in at each invocation. */
-export const SCHEDULED_TIME = '<aws.scheduler.scheduled-time>';
-
 /** A config `cron` (`0 8 ? * MON *`, `cron(...)` or `rate(...)`) as a Scheduler expression. */
 export function schedulerExpression(cron: string): string {
   const text = cron.trim().replace(/\s+/g, ' ');
