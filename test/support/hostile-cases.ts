@@ -216,7 +216,16 @@ export function serveCase(server: HostileServer, c: HostileCase): string {
   server.routes.clear();
   const issued = jwtOf({ sub: CLIENT_ID, exp: 4e9, case: c.id });
   server.routes.set('/oauth/token', (_req, res) => json(res, 200, { jwt: issued }));
-  return c.serve(server) ?? issued;
+  const jwt = c.serve(server) ?? issued;
+  // A Lambda container keeps its token between invocations: the data route rejects any other case's
+  // token, so the client re-authenticates once and meets this case's token endpoint.
+  const data = server.routes.get(ROUTE) ?? ((_req, res) => json(res, 200, { data: [], nextCursor: null }));
+  server.routes.set(ROUTE, (req, res) =>
+    req.headers.authorization === `Bearer ${jwt}`
+      ? data(req, res)
+      : json(res, 401, { title: 'Unauthorized', detail: 'token not valid here' }),
+  );
+  return jwt;
 }
 
 /** What a run ended in, read from its manifest entry (the same on both paths). */

@@ -10,8 +10,18 @@ const encoder = new TextEncoder();
 const SLICE_ROWS = 5_000;
 
 /** `rows` rows of already-fitted column cells as CSV lines, UTF-8 (no header). */
-export function csvBytes(cols: readonly (readonly Cell[])[], rows: number, guard: boolean): Uint8Array {
-  return encoder.encode(csvLines(cols, 0, rows, guard));
+export function csvBytes(
+  cols: readonly (readonly Cell[])[],
+  rows: number,
+  guard: boolean,
+  doubles: readonly boolean[],
+): Uint8Array {
+  return encoder.encode(csvLines(cols, 0, rows, guard, doubles));
+}
+
+/** Per column, whether it is a `double` column (`csvLines`). */
+export function doubleColumns(columns: readonly ColumnDef[]): boolean[] {
+  return columns.map((c) => c.type === 'double');
 }
 
 export class CsvEncoder implements PartEncoder {
@@ -27,7 +37,13 @@ export class CsvEncoder implements PartEncoder {
     const cols = this.columns.map((c) => group.of(c));
     const out: Uint8Array[] = [];
     for (let from = 0; from < group.rows; from += SLICE_ROWS) {
-      const rows = csvLines(cols, from, Math.min(group.rows, from + SLICE_ROWS), this.guard);
+      const rows = csvLines(
+        cols,
+        from,
+        Math.min(group.rows, from + SLICE_ROWS),
+        this.guard,
+        doubleColumns(this.columns),
+      );
       out.push(encoder.encode(this.headerDone ? rows : csvHeader(this.columns, this.guard) + rows));
       this.headerDone = true;
     }

@@ -18,15 +18,17 @@ import type { ApiRow } from '../api/types';
 import type { ManifestFile, ReportWarning, TotalValue, Window } from '../manifest';
 import type { Sink } from '../sink';
 import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
+import { flattenRow } from './flatten';
 import type { Format } from './formats';
 import type { ColumnDef } from './model';
 import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
 import type { ModelStore } from './model-store';
 import { PartSet } from './parts';
+import { type RowMean, RowMeans } from './row-means';
 import { RowGroupBuffer } from './rowgroup';
 import { type SummaryRow, TopN } from './top';
 import { Totals } from './totals';
-import { breakOf, fitted } from './values';
+import { breakOf, fitted, wellFormed } from './values';
 import { type WarningCode, warningFor } from './warnings';
 import type { WriterState } from './writer-state';
 
@@ -63,8 +65,11 @@ export class ReportWriter {
   private draft: ColumnModel | null = null;
   /** `CODE column` → how many values broke the column's type. */
   private readonly breaks: Map<string, number>;
+  /** `f{field key}` / `m{metric}` → values holding U+FFFD from bytes invalid in the page's charset. */
+  private readonly replaced = new Map<string, number>();
   private readonly stream: EncoderStream;
   private readonly totals: Totals;
+  private readonly means: RowMeans;
   private readonly top: TopN;
   private readonly parts: PartSet;
   private readonly files: ManifestFile[];
@@ -77,6 +82,7 @@ export class ReportWriter {
     this.slice = new RowGroupBuffer(o.maxKeysPerObject);
     this.breaks = new Map(Object.entries(from?.breaks ?? {}));
     this.totals = new Totals(from?.totals);
+    this.means = new RowMeans(from?.means);
     this.top = new TopN(o.topBy === undefined && !o.inOrder ? 0 : o.topN, from?.top ?? []);
     this.stream = (o.encoder ?? inlineEncoder()).open();
     this.parts = new PartSet(
@@ -127,11 +133,11 @@ export class ReportWriter {
     for (const c of columns) {
       if (c.role !== 'metric') continue;
       const cells = slice.cells(c.key, true);
-      if (cells !== undefined)
-        this.totals.addColumn(
-          c.key,
-          cells.map((v) => fitted(c.type, v)),
-        );
+      if (cells !== undefined) {
+        const fittedCells = cells.map((v) => fitted(c.type, v));
+        this.totals.addColumn(c.key, fittedCells);
+        this.means.addColumn(c.key, fittedCells);
+      }
     }
     this.rank(slice, columns);
     const spec = this.o.formats.includes('csv')
@@ -159,14 +165,49 @@ export class ReportWriter {
     return this.columns();
   }
 
+  /** Counts, per column, the values not written as they came (each a warning naming the column). */
   private countBreaks(slice: RowGroupBuffer, columns: readonly ColumnDef[]): void {
     for (const c of columns) {
-      if ((c.role !== 'id' && c.role !== 'metric') || c.type === 'string') continue;
+      if (c.role !== 'id' && c.role !== 'metric') continue;
+      const numeric = c.type === 'int64' || c.type === 'double';
       for (const v of slice.cells(c.key, c.role === 'metric') ?? []) {
+        if (v === null) continue;
+        if (typeof v === 'string' && !wellFormed(v)) this.count(`INVALID_TEXT ${c.name}`, 1);
+        if (c.type === 'string') continue;
         const code = breakOf(c.type, v);
-        if (code === null) continue;
-        this.count(`${code} ${c.name}`, 1);
+        if (code !== null) this.count(`${code} ${c.name}`, 1);
+        else if (numeric && typeof v === 'string') this.count(`NUMERIC_TEXT ${c.name}`, 1);
       }
+    }
+  }
+
+  /**
+   * A page whose body had byte sequences invalid in its charset (decoded as U+FFFD, `ApiPage.
+   * invalidSequences`): counts, per column, its values that hold U+FFFD (INVALID_TEXT).
+   */
+  noteInvalidBytes(rows: readonly ApiRow[]): void {
+    for (const row of rows) {
+      const flat = flattenRow(row, this.o.maxKeysPerObject);
+      for (const [key, v] of flat.fields)
+        if (typeof v === 'string' && v.includes('\uFFFD')) this.bump(`f${key}`);
+      for (const [name, v] of flat.metrics)
+        if (typeof v === 'string' && v.includes('\uFFFD')) this.bump(`m${name}`);
+    }
+  }
+
+  private bump(cell: string): void {
+    this.replaced.set(cell, (this.replaced.get(cell) ?? 0) + 1);
+  }
+
+  /** Names the columns of `noteInvalidBytes`' counts (once the rows are in the model). */
+  private settleReplaced(): void {
+    for (const c of this.columns()) {
+      if (c.role !== 'id' && c.role !== 'metric') continue;
+      const cell = `${c.role === 'id' ? 'f' : 'm'}${c.key}`;
+      const n = this.replaced.get(cell);
+      if (n === undefined) continue;
+      this.count(`INVALID_TEXT ${c.name}`, n);
+      this.replaced.delete(cell);
     }
   }
 
@@ -212,6 +253,7 @@ export class ReportWriter {
 
   /** Warnings naming each column that received values its type cannot hold. */
   warnings(): ReportWarning[] {
+    this.settleReplaced();
     const raws = new Map(
       this.columns().flatMap((c) => (c.source.kind === 'raw' ? [[c.source.of, c.name] as const] : [])),
     );
@@ -233,6 +275,16 @@ export class ReportWriter {
     return Object.fromEntries(Object.entries(this.totals.result()).filter(([name]) => numeric.has(name)));
   }
 
+  /** Averages per row (by the API's metric names) of the numeric metrics that are never summed. */
+  meansResult(): Record<string, RowMean> {
+    const numeric = new Set(
+      this.columns()
+        .filter((c) => c.source.kind === 'metric' && (c.type === 'int64' || c.type === 'double'))
+        .map((c) => c.key),
+    );
+    return Object.fromEntries(Object.entries(this.means.result()).filter(([name]) => numeric.has(name)));
+  }
+
   topRows(): SummaryRow[] {
     return this.top.sorted().map((e) => e.row);
   }
@@ -242,12 +294,14 @@ export class ReportWriter {
   }
 
   snapshot(): WriterState {
+    this.settleReplaced();
     return {
       nextPart: this.parts.nextIndex,
       files: [...this.files],
       rows: this.rows,
       breaks: Object.fromEntries(this.breaks),
       totals: this.totals.snapshot(),
+      means: this.means.snapshot(),
       top: this.top.sorted(),
     };
   }

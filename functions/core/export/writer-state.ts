@@ -4,6 +4,7 @@
  * guards around it; the workflow treats both as opaque JSON.
  */
 import * as z from 'zod/mini';
+import { keyedRecord } from '../keyed-record';
 import { ManifestFileSchema } from '../manifest';
 import { SummaryRowSchema } from './top';
 
@@ -12,8 +13,10 @@ export const WriterStateSchema = z.object({
   files: z.array(ManifestFileSchema),
   rows: z.int().check(z.nonnegative()),
   /** `CODE column` → how many values broke the column's type so far (report warnings). */
-  breaks: z.record(z.string(), z.int().check(z.nonnegative())),
-  totals: z.record(z.string(), z.object({ mantissa: z.string(), scale: z.int().check(z.nonnegative()) })),
+  breaks: keyedRecord(z.int().check(z.nonnegative())),
+  totals: keyedRecord(z.object({ mantissa: z.string(), scale: z.int().check(z.nonnegative()) })),
+  /** Running sums and counts of the metrics never summed (absent in older checkpoints). */
+  means: z.optional(keyedRecord(z.object({ sum: z.number(), rows: z.int().check(z.nonnegative()) }))),
   top: z.array(z.object({ value: z.number(), seq: z.int(), row: SummaryRowSchema })),
 });
 export type WriterState = z.infer<typeof WriterStateSchema>;
