@@ -26,6 +26,7 @@ import { mergeModel } from './model-merge';
 import type { ModelStore } from './model-store';
 import { carriesModel, rewritePart } from './part-rewrite';
 import { PartSet } from './parts';
+import { type RowMean, RowMeans } from './row-means';
 import { RowGroupBuffer } from './rowgroup';
 import { type SummaryRow, TopN } from './top';
 import { Totals } from './totals';
@@ -76,6 +77,7 @@ export class ReportWriter {
   private readonly replaced = new Map<string, number>();
   private readonly stream: EncoderStream;
   private readonly totals: Totals;
+  private readonly means: RowMeans;
   private readonly top: TopN;
   private readonly parts: PartSet;
   private readonly files: ManifestFile[];
@@ -88,6 +90,7 @@ export class ReportWriter {
     this.slice = new RowGroupBuffer(o.maxKeysPerObject);
     this.breaks = new Map(Object.entries(from?.breaks ?? {}));
     this.totals = new Totals(from?.totals);
+    this.means = new RowMeans(from?.means);
     this.top = new TopN(o.topBy === undefined && !o.inOrder ? 0 : o.topN, from?.top ?? []);
     this.stream = (o.encoder ?? inlineEncoder()).open();
     this.parts = new PartSet(
@@ -142,11 +145,11 @@ export class ReportWriter {
     for (const c of columns) {
       if (c.role !== 'metric') continue;
       const cells = slice.cells(c.key, true);
-      if (cells !== undefined)
-        this.totals.addColumn(
-          c.key,
-          cells.map((v) => fitted(c.type, v)),
-        );
+      if (cells !== undefined) {
+        const fittedCells = cells.map((v) => fitted(c.type, v));
+        this.totals.addColumn(c.key, fittedCells);
+        this.means.addColumn(c.key, fittedCells);
+      }
     }
     this.rank(slice, columns);
     const spec = this.o.formats.includes('csv')
@@ -313,6 +316,16 @@ export class ReportWriter {
     return Object.fromEntries(Object.entries(this.totals.result()).filter(([name]) => numeric.has(name)));
   }
 
+  /** Averages per row (by the API's metric names) of the numeric metrics that are never summed. */
+  meansResult(): Record<string, RowMean> {
+    const numeric = new Set(
+      this.columns()
+        .filter((c) => c.source.kind === 'metric' && (c.type === 'int64' || c.type === 'double'))
+        .map((c) => c.key),
+    );
+    return Object.fromEntries(Object.entries(this.means.result()).filter(([name]) => numeric.has(name)));
+  }
+
   topRows(): SummaryRow[] {
     return this.top.sorted().map((e) => e.row);
   }
@@ -329,6 +342,7 @@ export class ReportWriter {
       rows: this.rows,
       breaks: Object.fromEntries(this.breaks),
       totals: this.totals.snapshot(),
+      means: this.means.snapshot(),
       top: this.top.sorted(),
       ...(this.model !== null ? { model: this.model } : {}),
     };

@@ -150,12 +150,15 @@ async function exportWithLease(
         ...(errorCode ? { errorCode } : {}),
         ...(validMetrics ? { validMetrics } : {}),
       });
+    const rowMeans = writer.meansResult();
+    const means = Object.keys(rowMeans).length > 0 ? { means: rowMeans } : {};
     return {
       reportId: task.reportId,
       route: report.route,
       status,
       ...counted,
       totals: writer.totalsResult(),
+      ...means,
       error: null,
       files: [...writer.writtenFiles()],
     };
