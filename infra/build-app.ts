@@ -36,7 +36,7 @@ function cdkJsonFlags(): Record<string, unknown> {
 /** Context keys read here (all optional): stackName, sesIdentity, sesSandbox, mapConcurrency, glueDatabase, bucketName. */
 export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterStack } {
   // a config whose runs could not pass their state between steps is refused before synthesis
-  assertWithinLimits(options.config, options.source);
+  assertWithinLimits(options.config, options.source, { stack: true });
   const app =
     options.app ??
     new App({ ...options.appProps, context: { ...cdkJsonFlags(), ...options.appProps?.context } });

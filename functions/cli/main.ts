@@ -33,6 +33,9 @@ registerRun(program);
 registerBackfill(program);
 registerSimulate(program);
 
+/** Errors of the setup, found before any report starts: exit 2. */
+const USAGE_CODES = new Set<string>(['CONFIG_INVALID', 'CONFIG_NOT_FOUND', 'USAGE', 'CREDENTIALS_MISSING']);
+
 try {
   await program.parseAsync(process.argv);
 } catch (err: unknown) {
@@ -46,7 +49,7 @@ function exitCodeFor(err: unknown): number {
   }
   if (err instanceof ExporterError) {
     process.stderr.write(`error: ${err.message}\n`);
-    return err.code === 'CONFIG_INVALID' || err.code === 'CONFIG_NOT_FOUND' || err.code === 'USAGE' ? 2 : 1;
+    return USAGE_CODES.has(err.code) ? 2 : 1;
   }
   process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
   return 1;

@@ -5,9 +5,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEncoderPool } from '#adapters/encoder-pool';
-import type { ColumnDef } from '#core/export/columns';
 import { type EncodedBytes, type Encoder, inlineEncoder, type PartSpec } from '#core/export/encoder';
 import type { Cell } from '#core/export/flatten';
+import type { ColumnDef } from '#core/export/model';
 import type { ColumnBatch } from '#core/export/rowgroup';
 
 const WINDOW = { start: '2026-11-16', end: '2026-11-22', timezone: 'UTC' };

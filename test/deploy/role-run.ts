@@ -17,9 +17,9 @@ import { join } from 'node:path';
 import { createS3Sink } from '#adapters/s3-sink';
 import type { Config } from '#core/config/schema';
 import { mapResultsPrefix } from '#core/export/keys';
+import type { PlannedRun } from '#core/run/map-results';
 import { planRun } from '#core/run/plan';
 import type { ExportStepResult, ReportOutcome } from '#core/run/types';
-import type { PlannedRun } from '#handlers/payloads';
 import { writeBundledConfig } from '../../infra/stacks/exporter-stack';
 
 const [phase, first, second] = process.argv.slice(2);

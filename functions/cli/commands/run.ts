@@ -141,6 +141,10 @@ export async function runAll(
   const api = ctx.api(ctx.config, ctx.log);
   const manifests: Manifest[] = [];
   try {
+    // the output and the credentials first: a problem with either is named once, and no run (no
+    // manifest) is started
+    await ctx.sink.ready?.();
+    await api.ready?.();
     for (const scheduledTime of times) {
       const n = reportIds.length || schedule.reports.length;
       const w = computeWindow(schedule.window, scheduledTime, schedule.timezone);

@@ -19,6 +19,7 @@ import type { Config } from '#core/config/schema';
 import { describeEstimate, estimateRequests } from '#core/cost';
 import { ExporterError } from '#core/errors';
 import { assertWithinLimits } from '#core/limits';
+import { describeStack, estimateStack } from '#core/stack-limits';
 import { METRICS } from '#simulator/catalog';
 import { collect } from './run';
 
@@ -55,7 +56,7 @@ export function registerValidate(program: Command): void {
       let problem: ExporterError | undefined;
       try {
         config = parseConfig(text, opts.config);
-        assertWithinLimits(config, opts.config);
+        assertWithinLimits(config, opts.config, { stack: true });
       } catch (err: unknown) {
         if (!(err instanceof ExporterError) || err.code !== 'CONFIG_INVALID') throw err;
         problem = err;
@@ -81,6 +82,7 @@ export function registerValidate(program: Command): void {
       process.stdout.write(
         `${opts.config} is valid: ${config.schedules.length} schedule(s), ${reports} report(s)\n`,
       );
+      process.stdout.write(`  ${describeStack(estimateStack(config))}\n`);
       // The cost of lookback, up front: requests per run grow with lookback + 1.
       for (const schedule of config.schedules) {
         process.stdout.write(`  ${describeEstimate(estimateRequests(schedule), config.api.pageSize)}\n`);

@@ -12,10 +12,10 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { ROUTE_SPECS } from '../config/routes';
 import { ExporterError, isExporterError } from '../errors';
+import { createLimiter } from '../limiter';
 import { type Log, silentLog } from '../log';
 import { dataRouteError, type HttpFailure, header, requestIdOf, tokenError } from './errors';
 import type { HttpFactory } from './http';
-import { createLimiter } from './limiter';
 import { parsePage } from './page';
 import { paginate } from './paginate';
 import { buildQuery, dataUrl, tokenUrl } from './query';
@@ -253,6 +253,9 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
       }
     },
     redact: (value) => redactor.value(value),
+    async ready() {
+      redactor.add((await options.credentials()).clientSecret, true);
+    },
     async close() {
       await http.close();
     },

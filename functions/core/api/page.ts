@@ -5,13 +5,14 @@
  */
 import * as z from 'zod/mini';
 import { ExporterError } from '../errors';
+import { keyedRecord } from '../keyed-record';
 import { cursorAt, cursorElsewhere, DEFAULT_CURSOR_PATH } from './cursor-location';
 import { parseJson } from './json';
 import { describeNotJson, problemReport } from './not-data';
 import { type ServerPartial, serverPartialOf } from './partial';
 import type { ApiRow } from './types';
 
-const RowSchema = z.record(z.string(), z.unknown());
+const RowSchema = keyedRecord(z.unknown());
 
 export const PageBodySchema = z.looseObject({
   data: z.union([z.array(RowSchema), RowSchema]),

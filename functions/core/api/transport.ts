@@ -5,9 +5,9 @@
  * untouched and never retried.
  */
 import { ExporterError } from '../errors';
+import type { Limiter } from '../limiter';
 import { ContentDecodingFailed, type DecodedBody, decodeBody } from './body';
 import { type Http, type HttpAnswer, ResponseTooLarge } from './http';
-import type { Limiter } from './limiter';
 import { networkError, networkFailureKind } from './network';
 import { RetryableFailure } from './retry';
 

@@ -94,6 +94,11 @@ export interface ReportingApi {
   /** Releases sockets. */
   close(): Promise<void>;
   /**
+   * Resolves the credentials once (the local override or the secret) without asking the API: a
+   * preflight that fails with CREDENTIALS_* before any report starts. Absent on test doubles.
+   */
+  ready?(): Promise<void>;
+  /**
    * A copy of `value` with every secret this client knows (client secret, tokens, their segments, in
    * every encoding) masked: for text that came from the API and leaves the process another way than
    * an error (the summary's top rows). Absent on test doubles that hold no secrets.

@@ -4,8 +4,8 @@
  * cell for cell: a value its column cannot hold is null there and its text is in the `…__raw` column.
  */
 import type { Window } from '../manifest';
-import type { ColumnDef } from './columns';
 import type { Cell } from './flatten';
+import type { ColumnDef } from './model';
 import type { RowGroupBuffer } from './rowgroup';
 import { breakOf, cellText, fitted } from './values';
 
@@ -52,6 +52,7 @@ export function columnCells(group: RowGroupBuffer, column: ColumnDef, window: Wi
   const cells = group.cells(column.key, column.role === 'metric');
   if (cells === undefined) return new Array<Cell>(group.rows).fill(null);
   // usually every cell already fits as it is: no copy then
-  if (cells.every((v) => fitted(column.type, v) === v)) return cells;
+  // (Object.is: an int64 column's -0 is 0)
+  if (cells.every((v) => Object.is(fitted(column.type, v), v))) return cells;
   return cells.map((v) => fitted(column.type, v));
 }

@@ -12,9 +12,9 @@
  */
 import type { Window } from '../manifest';
 import { GroupCells } from './cells';
-import type { ColumnDef } from './columns';
-import { csvBytes } from './csv-part';
-import type { Format } from './keys';
+import { csvBytes, doubleColumns } from './csv-part';
+import type { Format } from './formats';
+import type { ColumnDef } from './model';
 import type { PartEncoder } from './part-encoder';
 import { PART_ENCODERS } from './part-encoders';
 import { type ColumnBatch, RowGroupBuffer } from './rowgroup';
@@ -122,6 +122,7 @@ export class EncoderHost {
         spec.columns.map((c) => cells.of(c)),
         batch.rows,
         spec.formulaGuard,
+        doubleColumns(spec.columns),
       ),
     );
     lines.spec = spec;

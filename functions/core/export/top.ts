@@ -4,12 +4,10 @@
  * page timing or on where a continuation split the export.
  */
 import * as z from 'zod/mini';
+import { keyedRecord } from '../keyed-record';
 
 /** One row of the summary's top-N table: flattened, values already typed, strings untrusted. */
-export const SummaryRowSchema = z.record(
-  z.string(),
-  z.union([z.string(), z.number(), z.boolean(), z.null()]),
-);
+export const SummaryRowSchema = keyedRecord(z.union([z.string(), z.number(), z.boolean(), z.null()]));
 export type SummaryRow = z.infer<typeof SummaryRowSchema>;
 
 /** Rows in the email's top list when a report sets `summary.topBy` and not `summary.topN`. */

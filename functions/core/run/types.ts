@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { SummaryRowSchema } from '../export/top';
+import { keyedRecord } from '../keyed-record';
 import { ManifestReportSchema, TotalValueSchema, WindowSchema } from '../manifest';
 
 /** What EventBridge Scheduler (or the CLI) starts a run with. */
@@ -51,7 +52,7 @@ export type ExportCheckpoint = z.infer<typeof ExportCheckpointSchema>;
 
 const PreviousEntrySchema = z.object({
   rowCount: z.int().check(z.nonnegative()),
-  totals: z.record(z.string(), TotalValueSchema),
+  totals: keyedRecord(TotalValueSchema),
 });
 export type PreviousEntry = z.infer<typeof PreviousEntrySchema>;
 
