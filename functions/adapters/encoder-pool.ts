@@ -73,7 +73,7 @@ function transferables(out: EncodedBytes): ArrayBuffer[] {
  * (scripts/build-cli.mjs: the worker loads the encoder alone, not the whole CLI); a one-file bundle (a
  * Lambda) is re-entered as it is; a `.ts` source is loaded through tsx.
  */
-function startWorker(resourceLimits: { maxOldGenerationSizeMb: number }): Worker {
+function startWorker(resourceLimits: { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb?: number }): Worker {
   const self = import.meta.url;
   const options = { workerData: { [WORKER_MARK]: true }, resourceLimits };
   if (!/\.[cm]?ts$/.test(new URL(self).pathname)) {
@@ -102,7 +102,7 @@ class PoolWorker {
   dead = false;
 
   constructor(heapMb: number) {
-    this.worker = startWorker({ maxOldGenerationSizeMb: heapMb });
+    this.worker = startWorker({ maxOldGenerationSizeMb: heapMb, ...(process.env.XYOUNG ? { maxYoungGenerationSizeMb: Number(process.env.XYOUNG) } : {}) });
     this.worker.on('message', (reply: Reply) => this.settle(reply));
     this.worker.on('error', (err: unknown) => this.fail(describeError(err)));
     this.worker.on('exit', (code) => {
