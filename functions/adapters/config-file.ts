@@ -1,13 +1,17 @@
-/** Reads `reports.yaml` from disk for the CLI and `cdk synth`; parsing and validation are the core's. */
+/**
+ * Reads `reports.yaml` from disk for the CLI and `cdk synth`; decoding (UTF-8, UTF-16, BOM), parsing
+ * and validation are the core's.
+ */
 import { readFile } from 'node:fs/promises';
 import { parseConfig } from '#core/config/load';
 import type { Config } from '#core/config/schema';
+import { decodeConfigText } from '#core/config/text';
 import { ExporterError } from '#core/errors';
 
 export async function loadConfig(path: string): Promise<Config> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (err: unknown) {
     throw new ExporterError(
       'CONFIG_NOT_FOUND',
@@ -15,5 +19,5 @@ export async function loadConfig(path: string): Promise<Config> {
       { cause: err },
     );
   }
-  return parseConfig(text, path);
+  return parseConfig(decodeConfigText(bytes, path), path);
 }

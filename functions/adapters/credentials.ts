@@ -17,7 +17,6 @@ import {
 import * as z from 'zod/mini';
 import type { ClientCredentials } from '#core/api/client';
 import { ExporterError } from '#core/errors';
-import { type Log, silentLog } from '#core/log';
 
 export type { ClientCredentials };
 
@@ -30,7 +29,6 @@ export interface CredentialsProviderOptions {
   readonly ttlMs?: number;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly now?: () => number;
-  readonly log?: Log;
 }
 
 export const CREDENTIALS_TTL_MS = 5 * 60_000;
@@ -57,24 +55,17 @@ export function createCredentialsProvider(
   const env = opts.env ?? process.env;
   const now = opts.now ?? Date.now;
   const ttlMs = opts.ttlMs ?? CREDENTIALS_TTL_MS;
-  const log = opts.log ?? silentLog;
   let cached: { value: ClientCredentials; at: number } | null = null;
   let inflight: Promise<ClientCredentials> | null = null;
-  let warned = false;
 
   return async () => {
     const clientId = env.REPORTING_CLIENT_ID;
     const clientSecret = env.REPORTING_CLIENT_SECRET;
     if (clientId && clientSecret) return { clientId, clientSecret };
-    if ((clientId || clientSecret) && !warned) {
-      warned = true;
-      log.warn(
-        'only one of REPORTING_CLIENT_ID and REPORTING_CLIENT_SECRET is set; using the secret instead',
-        {
-          secretId: opts.secretId,
-        },
-      );
-    }
+    // half of the local override is a mistake to name, not a reason to fall back to the secret
+    // silently (which then fails for want of a region, once per report)
+    if (clientId || clientSecret)
+      throw halfSet(clientId ? 'REPORTING_CLIENT_SECRET' : 'REPORTING_CLIENT_ID', opts.secretId);
     if (cached !== null && now() - cached.at < ttlMs) return cached.value;
     inflight ??= readSecret(opts.secretsManager ?? defaultClient(), opts.secretId)
       .then((value) => {
@@ -128,11 +119,37 @@ async function readSecret(client: SecretsManagerClient, secretId: string): Promi
   return parsed.data;
 }
 
+function halfSet(missing: string, secretId: string): ExporterError {
+  const other = missing === 'REPORTING_CLIENT_ID' ? 'REPORTING_CLIENT_SECRET' : 'REPORTING_CLIENT_ID';
+  return new ExporterError(
+    'CREDENTIALS_MISSING',
+    `${missing} is not set (${other} is): set both for a local run, or neither to read the API credentials from the Secrets Manager secret "${secretId}"`,
+    { details: { missing, secretId } },
+  );
+}
+
+/** The SDK found no region or no AWS credentials: nothing was asked, so say what to set. */
+function notConfigured(secretId: string, name: string, said: string): ExporterError | null {
+  const what = /region is missing/i.test(said)
+    ? 'no AWS region is configured (AWS_REGION)'
+    : name === 'CredentialsProviderError' || /could not load credentials/i.test(said)
+      ? 'no AWS credentials are configured'
+      : null;
+  if (what === null) return null;
+  return new ExporterError(
+    'CREDENTIALS_MISSING',
+    `cannot read secret "${secretId}": ${what}. For a local run set REPORTING_CLIENT_ID and REPORTING_CLIENT_SECRET, or configure AWS so the secret can be read`,
+    { details: { secretId, awsError: name } },
+  );
+}
+
 /** An SDK failure → a message that says what to do; AWS error messages never contain secret values. */
 function secretsManagerError(secretId: string, err: unknown): ExporterError {
   const name = err instanceof Error ? err.name : 'Error';
   const said = err instanceof Error ? err.message : String(err);
   const details = { secretId, awsError: name };
+  const local = notConfigured(secretId, name, said);
+  if (local) return local;
   if (name === 'ResourceNotFoundException') {
     return new ExporterError(
       'CREDENTIALS_MISSING',

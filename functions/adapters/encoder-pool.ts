@@ -235,20 +235,27 @@ function workerStream(worker: PoolWorker, stream: number): EncoderStream {
       queued.push(p);
       while (queued.length > MAX_QUEUED_APPENDS) await queued.shift();
     },
-    async encode(part) {
-      // an append that failed is reported here at the latest
-      await Promise.all(queued.splice(0));
-      return worker.call({ op: 'encode', stream, part });
-    },
-    async finish(part) {
-      await Promise.all(queued.splice(0));
-      return worker.call({ op: 'finish', stream, part });
-    },
+    // The request is posted at once, in call order, and the queued appends are awaited after: posted
+    // only once they had been answered, an encode overtook the appends of the next group that the
+    // writer sent meanwhile, and encoded them into this part (files[].rows then disagreed with the
+    // files after a roll-over). An append that failed is reported here at the latest.
+    encode: (part) => inOrder(queued, worker.call({ op: 'encode', stream, part })),
+    finish: (part) => inOrder(queued, worker.call({ op: 'finish', stream, part })),
     close() {
       queued.length = 0;
       worker.call({ op: 'close', stream }).catch(() => undefined);
     },
   };
+}
+
+/** `result` once every append queued before it has been answered (their failure first). */
+async function inOrder(
+  queued: Promise<EncodedBytes>[],
+  result: Promise<EncodedBytes>,
+): Promise<EncodedBytes> {
+  result.catch(() => undefined);
+  await Promise.all(queued.splice(0));
+  return result;
 }
 
 let shared: EncoderPool | undefined;

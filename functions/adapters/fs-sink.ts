@@ -6,7 +6,7 @@
  * window lease, the window manifest) are in `./fs-conditional`.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ExporterError } from '#core/errors';
 import type { ObjectWriter, Sink, WrittenObject } from '#core/sink';
@@ -72,6 +72,22 @@ export function createFsSink(root: string): Sink {
         .map((p) => relative(base, p).split(sep).join('/'))
         .filter((k) => k.startsWith(prefix) && !k.startsWith(`${TEMP_ROOT}/`))
         .sort();
+    },
+    async ready() {
+      try {
+        await mkdir(base, { recursive: true });
+        const probe = await temps.path('write-check');
+        await writeFile(probe, '');
+        await rm(probe, { force: true });
+      } catch (err: unknown) {
+        const code = (err as NodeJS.ErrnoException).code ?? 'error';
+        const why = { EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'read-only file system' };
+        throw new ExporterError(
+          'USAGE',
+          `cannot write to the output folder ${base} (${why[code as keyof typeof why] ?? code}): choose another --out or make it writable`,
+          { details: { folder: base, errno: code } },
+        );
+      }
     },
     async deleteObjects(keys) {
       await Promise.all(

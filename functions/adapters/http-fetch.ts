@@ -7,6 +7,7 @@
  * Transport failures arrive as `TypeError: fetch failed` (or `terminated` mid-body) with undici's
  * coded error as `cause`, which the client's classifier reads.
  */
+import { ContentDecodingFailed, codingsOf, FETCH_DECODED_CODINGS } from '#core/api/body';
 import { declaredTooLarge, type Http, ResponseTooLarge } from '#core/api/http';
 import type { HttpOptions } from './http-types';
 
@@ -25,36 +26,66 @@ export function createHttp(options: HttpOptions): Http {
         signal: req.signal,
         redirect: 'manual',
       });
-      const text = await readText(res, req.maxBytes);
+      const body = await readBytes(res, req.maxBytes);
       const headers: Record<string, string> = Object.create(null);
       res.headers.forEach((value, name) => {
         headers[name] = value;
       });
-      return { status: res.status, headers, text };
+      // fetch undoes gzip, deflate and br itself (all of them, or none when one coding is unknown);
+      // the charset, and any other coding, are decoded by the core (#core/api/body) as for undici
+      const codings = codingsOf(headers['content-encoding'] ?? '');
+      const decoded = codings.length > 0 && codings.every((c) => FETCH_DECODED_CODINGS.has(c));
+      return { status: res.status, headers, body, decoded };
     },
     async close() {},
   };
 }
 
-/** The body as text, counting bytes as they arrive and giving up past `maxBytes`. */
-async function readText(res: Response, maxBytes: number | undefined): Promise<string> {
-  if (maxBytes === undefined || res.body === null) return res.text();
+/**
+ * The body's bytes, counting them as they arrive (after fetch's decompression, so the cap bounds the
+ * decoded size, as the core's decompression does for undici) and giving up past `maxBytes`.
+ */
+async function readBytes(res: Response, maxBytes: number | undefined): Promise<Uint8Array> {
+  if (res.body === null) return new Uint8Array();
   if (declaredTooLarge(res.headers.get('content-length'), maxBytes)) {
     await res.body.cancel().catch(() => undefined);
-    throw new ResponseTooLarge(maxBytes);
+    throw new ResponseTooLarge(maxBytes ?? 0);
   }
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await read(reader, res.headers.get('content-encoding'));
     if (done) break;
     bytes += value.byteLength;
-    if (bytes > maxBytes) {
+    if (maxBytes !== undefined && bytes > maxBytes) {
       await reader.cancel().catch(() => undefined);
       throw new ResponseTooLarge(maxBytes);
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, bytes).toString('utf8');
+  return Buffer.concat(chunks, bytes);
+}
+
+/** One chunk; a zlib failure inside fetch's decompression is the core's ContentDecodingFailed. */
+async function read(reader: ReadableStreamDefaultReader<Uint8Array>, coding: string | null) {
+  try {
+    return await reader.read();
+  } catch (err: unknown) {
+    if (coding !== null && isZlibError(err)) {
+      const name = coding.trim().toLowerCase();
+      throw new ContentDecodingFailed(
+        `the body is not valid ${name} data although its Content-Encoding says ${name}`,
+      );
+    }
+    throw err;
+  }
+}
+
+function isZlibError(err: unknown): boolean {
+  for (let e: unknown = err, i = 0; i < 5 && e instanceof Error; i++, e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(Z_|ERR_BROTLI|ERR_ZLIB)/.test(code)) return true;
+  }
+  return false;
 }

@@ -39,8 +39,8 @@ export function createHttp(options: HttpOptions): Http {
         }
         chunks.push(chunk);
       }
-      const text = Buffer.concat(chunks, bytes).toString('utf8');
-      return { status: res.statusCode, headers: res.headers, text };
+      // Content-Encoding and charset are decoded by the core (#core/api/body), as for the fetch adapter
+      return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, bytes) };
     },
     async close() {
       if (options.dispatcher === undefined) await closeHttpAgent();

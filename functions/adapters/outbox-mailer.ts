@@ -3,6 +3,7 @@
  * raw MIME SES would get) and `<n>-<slug>.html` (the HTML part, for a browser preview). Used by
  * `run --email-dir` and `demo`.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { composeMime } from '#core/email/mime';
@@ -42,15 +43,26 @@ async function highestNumber(dir: string): Promise<number> {
   return names.reduce((max, name) => Math.max(max, Number(/^(\d+)-/.exec(name)?.[1] ?? 0)), 0);
 }
 
-/** `FAILED: Weekly – x` → `failed-weekly-x`; ASCII only, capped, never empty. */
+/** Longest slug kept whole; a longer one is cut at a word boundary and given a hash of the whole. */
+export const SLUG_MAX = 80;
+
+/**
+ * `FAILED: Weekly – x` → `failed-weekly-x`; ASCII only, never empty. A slug longer than `SLUG_MAX`
+ * keeps its whole words up to the limit and ends in 8 hex digits of the full slug's SHA-256, so it
+ * is never cut mid-word and two long subjects that share a beginning still get different names.
+ */
 export function slug(subject: string): string {
   const s = subject
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  return s || 'summary';
+    .replace(/^-+|-+$/g, '');
+  if (s.length <= SLUG_MAX) return s || 'summary';
+  const hash = createHash('sha256').update(s).digest('hex').slice(0, 8);
+  const room = SLUG_MAX - hash.length - 1;
+  const cut = s.lastIndexOf('-', room);
+  // a first word longer than the room is the only word cut (there is no boundary to keep)
+  const head = cut > 0 ? s.slice(0, cut) : s.slice(0, room);
+  return `${head}-${hash}`;
 }

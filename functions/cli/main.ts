@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ExporterError } from '#core/errors';
+import pkg from '../../package.json' with { type: 'json' };
 import { registerBackfill } from './commands/backfill';
 import { registerCheck } from './commands/check';
 import { registerDemo } from './commands/demo';
@@ -15,6 +16,7 @@ import { registerValidate } from './commands/validate';
 
 const program = new Command('report-exporter')
   .description('Export the Reporting API v2 to CSV and Parquet on S3 or a folder, with an emailed summary.')
+  .version(pkg.version, '-V, --version', 'print the version and exit')
   .showHelpAfterError()
   .exitOverride();
 
@@ -25,6 +27,9 @@ registerMigrateV1(program);
 registerRun(program);
 registerBackfill(program);
 registerSimulate(program);
+
+/** Errors of the setup, found before any report starts: exit 2. */
+const USAGE_CODES = new Set<string>(['CONFIG_INVALID', 'CONFIG_NOT_FOUND', 'USAGE', 'CREDENTIALS_MISSING']);
 
 try {
   await program.parseAsync(process.argv);
@@ -39,7 +44,7 @@ function exitCodeFor(err: unknown): number {
   }
   if (err instanceof ExporterError) {
     process.stderr.write(`error: ${err.message}\n`);
-    return err.code === 'CONFIG_INVALID' || err.code === 'CONFIG_NOT_FOUND' || err.code === 'USAGE' ? 2 : 1;
+    return USAGE_CODES.has(err.code) ? 2 : 1;
   }
   process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
   return 1;

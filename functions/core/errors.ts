@@ -22,7 +22,9 @@ export type ErrorCode =
   | 'API_SERVER_ERROR' // 5xx, retries exhausted
   | 'API_NETWORK' // reset / timeout, retries exhausted
   | 'API_BAD_RESPONSE' // body not the shape we expect
-  | 'API_CURSOR_LOOP' // the server sent back a cursor it already sent
+  | 'API_CURSOR_LOOP' // the server sent back a cursor it already sent, or only pages already exported
+  | 'API_PAGE_LIMIT' // a report passed api.maxPages pages
+  | 'API_PARTIAL' // a page said its results are partial, and api.serverPartial is fail
   | 'SCHEMA_DRIFT'
   | 'MODEL_UNREADABLE' // the report's stored column model cannot be read or extended
   | 'WRITE_FAILED'

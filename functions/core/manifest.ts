@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { FORMAT_IDS } from './export/formats';
+import { keyedRecord } from './keyed-record';
 
 /** Column types of the model; `timestamp` is an ISO date-time with a zone (Parquet TIMESTAMP MICROS, UTC). */
 export const COLUMN_TYPES = ['string', 'int64', 'double', 'date', 'timestamp', 'boolean'] as const;
@@ -72,7 +73,7 @@ export const ManifestReportSchema = z.object({
    * Exact sums of additive counters only; averages, rates, ratios, reach/frequency and ROI are absent,
    * and so is a metric null (or absent) in every row.
    */
-  totals: z.record(z.string(), TotalValueSchema),
+  totals: keyedRecord(TotalValueSchema),
   /** Plain words, secret-free; null when succeeded. */
   error: z.nullable(z.string()),
   /** The stable code of `error` (`AUTH_REJECTED`, `API_FORBIDDEN` …), for operators; absent when succeeded. */
@@ -113,7 +114,7 @@ export const RestatedReportSchema = z.object({
   status: ReportStatusSchema,
   rows: BeforeAfterSchema,
   /** Every total of either export, keyed by metric. */
-  totals: z.record(z.string(), TotalBeforeAfterSchema),
+  totals: keyedRecord(TotalBeforeAfterSchema),
   /** Why the re-export failed (the earlier export then stands); null when it succeeded. */
   error: z.nullable(z.string()),
 });

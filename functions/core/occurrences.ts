@@ -1,6 +1,7 @@
 /**
  * Occurrences of a schedule expression between two local dates (backfill). EventBridge Scheduler
- * evaluates `cron(...)` in the schedule's timezone; cron libraries for Node work in UTC, so this walks
+ * evaluates `cron(...)` in the schedule's timezone with AWS's own six-field dialect (a year field, `?`),
+ * which general cron libraries do not read as AWS does, and `cron.ts` already parses it; so this walks
  * the local calendar day by day with luxon, expands the minute/hour fields, and maps each local
  * wall-clock time back to an instant (a time skipped by a DST change moves forward, as luxon does; a
  * repeated hour fires once, at the standard-time instance, as luxon resolves it). `rate(N unit)` has no anchor of its own: for a

@@ -45,4 +45,9 @@ export interface Sink {
   putIf(key: string, body: string, contentType: string, condition: WriteCondition): Promise<string | null>;
   /** Moves an object to another key, replacing what is there (rename / server-side copy + delete). */
   moveObject(from: string, to: string): Promise<void>;
+  /**
+   * Checks, before a run starts, that objects can be written here at all (the folder sink: the folder
+   * and its temporary area); throws USAGE naming the place and the reason. Absent: nothing to check.
+   */
+  ready?(): Promise<void>;
 }

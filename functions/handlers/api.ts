@@ -31,7 +31,7 @@ export function apiClient(cfg: Config, mapConcurrency: number): ReportingApi {
   api ??= createApiClient({
     ...apiOptionsOf(cfg.api),
     http: createHttp,
-    credentials: createCredentialsProvider({ secretId: cfg.api.credentialsSecret, log }),
+    credentials: createCredentialsProvider(cfg.api.credentialsSecret),
     concurrency: share,
     log,
   });

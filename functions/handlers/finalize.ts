@@ -1,26 +1,15 @@
 /**
- * Finalize Lambda: the task list and the Map's results from S3 → outcomes (a caught failure, or a task
- * without a result, becomes a `failed` row) → manifests (restated windows', then this run's, last) →
- * summary emails (recipient lists named `ssm:/path` are read now) → `Report Export Completed` event
- * naming the manifest's location, status and the restated windows, built from the manifest
- * `finalizeRun` returns → run metrics → Glue tables → the run's scratch objects in S3 (task list, Map
- * results) removed. When only the email failed, all of that still happens, then the invocation
- * throws `EMAIL_FAILED`, so the execution fails and alarms.
+ * Finalize Lambda: wires the workflow's finalize (`#core/run/workflow-finalize`: outcomes from the
+ * Map's results, manifests, summary emails, the `Report Export Completed` event, run metrics, Glue
+ * tables, scratch clean-up) to S3, SES, SSM, EventBridge, CloudWatch metrics and Glue.
  */
-
 import { createGlueCatalog } from '#adapters/glue-catalog';
 import { createSsmParameterReader } from '#adapters/ssm-parameters';
-import type { Config } from '#core/config/schema';
-import { describeError } from '#core/errors';
-import type { Manifest } from '#core/manifest';
-import { syncCatalog } from '#core/run/catalog-sync';
-import { finalizeRun } from '#core/run/finalize';
-import type { Sink } from '#core/sink';
+import { FinalizeInputSchema } from '#core/run/map-results';
+import { finalizeWorkflowRun } from '#core/run/workflow-finalize';
 import { completedDetail, publishCompleted } from './completed-event';
 import { finalizeEnv } from './env';
 import { exportSink, summaryMailer } from './io';
-import { readMapResults, readTasks } from './map-items';
-import { FinalizeInputSchema, toOutcomes } from './payloads';
 import { recordRun } from './run-metrics';
 import { lambdaHandler, log, logger, runtimeConfig } from './wiring';
 
@@ -39,42 +28,21 @@ export interface FinalizeOutput {
 
 export const handler = lambdaHandler(
   async (event: unknown): Promise<FinalizeOutput> => {
-    const { plan: planned, results } = FinalizeInputSchema.parse(event);
+    const input = FinalizeInputSchema.parse(event);
     const config = runtimeConfig();
-    logger.appendKeys({ scheduleId: planned.scheduleId, runId: planned.runId });
+    logger.appendKeys({ scheduleId: input.plan.scheduleId, runId: input.plan.runId });
     const env = finalizeEnv();
     const sink = exportSink(env.BUCKET_NAME);
-    const { items, taskCount, ...rest } = planned;
-    const plan = { ...rest, tasks: await readTasks(sink, items.key) };
-    if (plan.tasks.length !== taskCount) {
-      throw new Error(`the run's task list holds ${plan.tasks.length} tasks, the plan made ${taskCount}`);
-    }
-    // The Map failed as a whole: every task is reported failed, with the Map's error.
-    const read =
-      'error' in results
-        ? { results: [], keys: [] }
-        : await readMapResults(sink, results.ResultWriterDetails.Key);
-    const noResult = 'error' in results ? results.error : undefined;
-    const deps = { sink, mailer: summaryMailer(config), readParameter, log, now: () => new Date() };
-    const outcomes = toOutcomes(config, plan, read.results, noResult);
-    const { manifest, manifestKey, runRecordKey, emailed, emailError } = await finalizeRun(
-      config,
-      plan,
-      outcomes,
-      deps,
-    );
-    // From the returned manifest (this run's record): nothing is read back, also when only the email failed.
-    await publishCompleted(completedDetail(manifest, env.BUCKET_NAME, manifestKey), env.EVENT_BUS_NAME);
-    recordRun(manifest);
-    if (env.GLUE_DATABASE !== undefined) await syncTables(config, manifest, sink, env.GLUE_DATABASE);
-    // After the manifest, email, event and catalog: a failure here fails the execution (and alarms)
-    // with the run's data complete, rather than leaving scratch objects behind unnoticed.
-    await sink.deleteObjects([items.key, ...read.keys]);
-    if (emailError) {
-      // Data, manifests, event and catalog are done; the execution still fails, so the alarm fires.
-      log.error('summary email not sent', { manifestKey, error: emailError.message });
-      throw emailError;
-    }
+    const { manifest, manifestKey, runRecordKey, emailed } = await finalizeWorkflowRun(config, input, {
+      sink,
+      mailer: summaryMailer(config),
+      readParameter,
+      log,
+      now: () => new Date(),
+      announce: (m, key) => publishCompleted(completedDetail(m, env.BUCKET_NAME, key), env.EVENT_BUS_NAME),
+      recordRun,
+      ...(env.GLUE_DATABASE === undefined ? {} : { catalog: createGlueCatalog(env.GLUE_DATABASE) }),
+    });
     return {
       manifestKey,
       runRecordKey,
@@ -85,15 +53,3 @@ export const handler = lambdaHandler(
   },
   { metrics: true },
 );
-
-/** After the manifest: the Glue tables follow the column models the run may have extended. */
-async function syncTables(config: Config, manifest: Manifest, sink: Sink, database: string): Promise<void> {
-  try {
-    const synced = await syncCatalog(config, manifest, sink, createGlueCatalog(database));
-    log.info('catalog updated', { tables: synced.updated.join(',') || 'none' });
-    if (synced.missing.length > 0) log.warn('catalog tables missing', { tables: synced.missing.join(',') });
-  } catch (err: unknown) {
-    log.error('catalog update failed', { error: describeError(err) });
-    throw err;
-  }
-}

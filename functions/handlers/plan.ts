@@ -7,11 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { runTasksKey } from '#core/export/keys';
 import { assertWithinLimits } from '#core/limits';
+import { writeTasks } from '#core/run/map-items';
+import type { PlannedRun } from '#core/run/map-results';
 import { planRun } from '#core/run/plan';
 import { planEnv } from './env';
 import { exportSink } from './io';
-import { writeTasks } from './map-items';
-import { PlanInputSchema, type PlannedRun } from './payloads';
+import { PlanInputSchema } from './payloads';
 import { lambdaHandler, log, logger, runtimeConfig } from './wiring';
 
 export const handler = lambdaHandler(

@@ -3,25 +3,28 @@
  * Powertools logger and metrics. The outside world (sink, API client, mailer) is in `./io`, so the
  * Plan bundle does not carry the HTTP and S3 code. The CLI wires the same core in `cli/commands/run.ts`.
  *
- * The config is embedded in the bundle at synth time: esbuild `define` replaces
- * `__REPORT_EXPORTER_CONFIG__` with the validated config as base64 JSON (it holds the secret's *name*,
- * never a value). It is the output of the zod schema at synth (`infra/app.ts` validates and fills
- * the defaults), so it is not parsed again here: that would pull zod's full build (≈ 450 KB) into every
- * bundle, while the runtime payload schemas use `zod/mini`. Run from source (the handler tests), the
- * same global is set on `globalThis` before the handlers are called.
+ * The config is a file in the bundle: `cdk synth` writes the validated config as JSON beside the
+ * bundled handler (`BUNDLED_CONFIG_FILE`, copied in after esbuild; it holds the secret's *name*, never a
+ * value), and it is read once per container, at the first invocation. A config of any size reaches the
+ * functions this way (it used to be an esbuild `define`, whose command line broke past ~55 KB), and a
+ * changed config changes the bundle's hash, so `cdk deploy` updates the functions. The file is the
+ * output of the zod schema at synth (`infra/app.ts` validates and fills the defaults), so it is not
+ * parsed again here: that would pull zod's full build (≈ 450 KB) into every bundle, while the runtime
+ * payload schemas use `zod/mini`. Run from source (the handler tests), `REPORT_EXPORTER_CONFIG_FILE`
+ * names the file instead.
  */
+
+import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { BUNDLED_CONFIG_FILE } from '#core/config/bundled';
 import type { Config } from '#core/config/schema';
 import type { Log, LogFields } from '#core/log';
 import { METRICS_NAMESPACE, SERVICE } from './metric-names';
-
-/** Replaced by esbuild `define` in the deployed bundle; a `globalThis` property when run from source. */
-declare const __REPORT_EXPORTER_CONFIG__: string | undefined;
 
 /** The parts of the Lambda context the handlers use (tests pass just these). */
 export interface LambdaContext {
@@ -60,19 +63,31 @@ export const log: Log = {
 
 let config: Config | undefined;
 
-/** The embedded config (validated at synth; parsed once per container). */
+/** Where the config file is: beside the bundle, or `REPORT_EXPORTER_CONFIG_FILE` (run from source). */
+function configFilePath(): string | URL {
+  return process.env.REPORT_EXPORTER_CONFIG_FILE ?? new URL(`./${BUNDLED_CONFIG_FILE}`, import.meta.url);
+}
+
+/** The bundled config (validated at synth; read and parsed once per container). */
 export function runtimeConfig(): Config {
   if (config) return config;
-  if (typeof __REPORT_EXPORTER_CONFIG__ !== 'string') {
-    throw new Error('no embedded config: deploy the handlers with the CDK app (infra/), which embeds it');
+  const path = configFilePath();
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err: unknown) {
+    throw new Error(
+      `no bundled config at ${String(path)}: deploy the handlers with the CDK app (infra/), which bundles it`,
+      { cause: err },
+    );
   }
-  const json: unknown = JSON.parse(Buffer.from(__REPORT_EXPORTER_CONFIG__, 'base64').toString('utf8'));
-  if (!isConfigShaped(json)) throw new Error('the embedded config is not a report-exporter config: redeploy');
+  const json: unknown = JSON.parse(text);
+  if (!isConfigShaped(json)) throw new Error('the bundled config is not a report-exporter config: redeploy');
   config = json;
   return config;
 }
 
-/** A cheap shape check of the embedded (already validated) config. */
+/** A cheap shape check of the bundled (already validated) config. */
 function isConfigShaped(json: unknown): json is Config {
   if (typeof json !== 'object' || json === null) return false;
   const { api, output, schedules } = json as Partial<Record<keyof Config, unknown>>;

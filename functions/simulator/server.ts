@@ -35,6 +35,8 @@ export interface SimulatorOptions {
   growth?: number;
   /** How requests are read and pages written (array encoding, strict mode, cursor location). */
   dialect?: Partial<Dialect>;
+  /** The clock tokens are signed and checked by, and `Retry-After` dates are set by; default `Date.now`. */
+  now?: () => number;
 }
 
 export interface Credentials {
@@ -80,6 +82,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let faults: Faults = { ...DEFAULT_FAULTS, ...options.faults };
   let dialect: Dialect = { ...DEFAULT_DIALECT, ...options.dialect };
   const latency = options.latencyMs ?? 0;
+  const now = options.now ?? Date.now;
   const counts = {
     requests: 0,
     tokensIssued: 0,
@@ -113,7 +116,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     if (url.pathname === '/oauth/token') {
       bump('oauth/token');
-      const reply = await handleToken(req, { jwt, creds, ttlSeconds: faults.tokenTtlSeconds });
+      const reply = await handleToken(req, { jwt, creds, ttlSeconds: faults.tokenTtlSeconds, nowMs: now() });
       if (reply.status === 200) counts.tokensIssued++;
       send(res, reply, reply.status === 200 ? 'application/json' : 'application/problem+json');
       return;
@@ -141,7 +144,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return;
     }
     const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
-    const verdict = auth?.[1] ? jwt.verify(auth[1]) : { error: 'missing bearer token' };
+    const verdict = auth?.[1] ? jwt.verify(auth[1], now()) : { error: 'missing bearer token' };
     if ('error' in verdict) {
       send(res, {
         status: 401,
@@ -151,7 +154,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return;
     }
     const n = ++seq;
-    const failure = drawFailure(seed, n, faults);
+    const failure = drawFailure(seed, n, faults, now());
     const delay = latency + drawSlow(seed, n, faults);
     if (delay > 0) await sleep(delay);
     if (failure?.kind === '429') {

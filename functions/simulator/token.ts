@@ -43,7 +43,12 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
 
 export async function handleToken(
   req: IncomingMessage,
-  ctx: { jwt: Jwt; creds: { allowed: Credentials; forbidden: Credentials }; ttlSeconds: number },
+  ctx: {
+    jwt: Jwt;
+    creds: { allowed: Credentials; forbidden: Credentials };
+    ttlSeconds: number;
+    nowMs: number;
+  },
 ): Promise<Reply> {
   if (req.method !== 'POST') {
     return {
@@ -87,5 +92,5 @@ export async function handleToken(
       'clientId or clientSecret not accepted.',
     );
   }
-  return { status: 200, body: { jwt: ctx.jwt.sign(clientId, ctx.ttlSeconds) } };
+  return { status: 200, body: { jwt: ctx.jwt.sign(clientId, ctx.ttlSeconds, ctx.nowMs) } };
 }

@@ -11,6 +11,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { BUNDLED_CONFIG_FILE } from '#core/synth';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,8 +33,11 @@ export interface ExporterFunctionProps {
   /** Handler file under `functions/handlers/` (without extension), e.g. `export`. */
   readonly handler: string;
   readonly description: string;
-  /** The validated config, embedded in the bundle (it names the secret, never holds its value). */
-  readonly embeddedConfig: string;
+  /**
+   * The validated config as a JSON file, copied into the bundle as `BUNDLED_CONFIG_FILE` (it names the
+   * secret, never holds its value). Part of the bundle's hash: a changed config redeploys the function.
+   */
+  readonly configFile: string;
   /** @default Duration.seconds(30) */
   readonly timeout?: Duration;
   /** @default 256 */
@@ -108,7 +112,15 @@ export class ExporterFunction extends Construct {
         esbuildArgs: { '--conditions': BUNDLE_CONDITIONS },
         // CommonJS dependencies (the AWS SDK's) call require() for built-ins; ESM output needs one.
         banner: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
-        define: { __REPORT_EXPORTER_CONFIG__: JSON.stringify(props.embeddedConfig) },
+        // A file beside the handler, not an esbuild `define`: the config of a large deployment
+        // (hundreds of KB) does not fit on a command line.
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_input: string, output: string) => [
+            `cp ${shellQuote(props.configFile)} ${shellQuote(`${output}/${BUNDLED_CONFIG_FILE}`)}`,
+          ],
+        },
       },
     });
     if (props.vpc) this.allowVpcNetworking();
@@ -143,4 +155,9 @@ export class ExporterFunction extends Construct {
         'The ENI actions Lambda uses to place the function in its VPC subnets (those of AWSLambdaVPCAccessExecutionRole) do not support resource-level permissions for Describe*, and the ENI ids are not known in advance',
     });
   }
+}
+
+/** A path as one POSIX shell word. */
+function shellQuote(path: string): string {
+  return `'${path.replace(/'/g, "'\\''")}'`;
 }

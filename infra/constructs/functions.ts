@@ -2,10 +2,10 @@
  * The three Lambdas of a run — Plan, Export, Finalize — and least privilege beside them: Export reads
  * the one secret and reads/writes/deletes/lists under the export prefix only (reading: the report's
  * stored column model); Finalize reads and writes under the prefix (previous manifest, column models,
- * CSV attachments, the manifest), sets the columns of tables in the one Glue database, sends as the
+ * CSV attachments, the manifest), creates and extends the tables of the one Glue database, sends as the
  * one SES identity, reads the SSM parameters the config names as recipient lists, and puts events on the one bus. Plan needs nothing but its log group.
  */
-import { Arn, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Arn, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -18,7 +18,8 @@ import { BUCKET_WRITE_KEY_ACTIONS, kmsViaService, SECRET_KEY_ACTIONS } from './k
 import { nagBucketArn } from './storage';
 
 export interface ExportFunctionsProps {
-  readonly embeddedConfig: string;
+  /** The validated config as a JSON file, bundled with each function. */
+  readonly configFile: string;
   readonly bucket: s3.IBucket;
   /** `output.prefix` of the config ('' or ending in '/'). */
   readonly prefix: string;
@@ -36,9 +37,8 @@ export interface ExportFunctionsProps {
   readonly eventBusName?: string;
   /** The Map's maxConcurrency: Export Lambdas split `api.concurrency` between them. */
   readonly mapConcurrency: number;
-  /** The Glue database whose tables Finalize keeps equal to the column models, and those tables. */
+  /** The Glue database whose tables Finalize creates and keeps equal to the column models. */
   readonly glueDatabaseName: string;
-  readonly glueTables: readonly string[];
   /** ARN of the customer-managed key encrypting the secret (Export may decrypt through Secrets Manager). */
   readonly secretKeyArn?: string;
   /** ARN of the bucket's SSE-KMS key (Export and Finalize may use it through S3). */
@@ -58,14 +58,13 @@ export class ExportFunctions extends Construct {
   readonly plan: lambda.IFunction;
   readonly export: lambda.IFunction;
   readonly finalize: lambda.IFunction;
-  readonly all: readonly ExporterFunction[];
 
   constructor(scope: Construct, id: string, props: ExportFunctionsProps) {
     super(scope, id);
     const stack = Stack.of(this);
     const bucketName = props.bucket.bucketName;
     const eventBusName = props.eventBusName ?? 'default';
-    const common = { embeddedConfig: props.embeddedConfig };
+    const common = { configFile: props.configFile };
 
     const plan = new ExporterFunction(this, 'Plan', {
       ...common,
@@ -172,24 +171,28 @@ export class ExportFunctions extends Construct {
         ],
       }),
     );
-    // the report tables of the one database, each by name: read a table, set its columns (never
-    // create or delete one)
+    // the tables of the one database: read a table, create it when absent, set its columns (never
+    // delete one). Every table of the database, not each by name: the tables follow the config's
+    // reports, and 5,000 table ARNs would not fit a role's policy (10,240 characters).
+    const tables = stack.formatArn({
+      service: 'glue',
+      resource: 'table',
+      resourceName: `${props.glueDatabaseName}/*`,
+    });
     finalize.role.addToPolicy(
       new iam.PolicyStatement({
-        actions: ['glue:GetTable', 'glue:UpdateTable'],
+        actions: ['glue:GetTable', 'glue:CreateTable', 'glue:UpdateTable'],
         resources: [
           stack.formatArn({ service: 'glue', resource: 'catalog' }),
           stack.formatArn({ service: 'glue', resource: 'database', resourceName: props.glueDatabaseName }),
-          ...props.glueTables.map((t) =>
-            stack.formatArn({
-              service: 'glue',
-              resource: 'table',
-              resourceName: `${props.glueDatabaseName}/${t}`,
-            }),
-          ),
+          tables,
         ],
       }),
     );
+    Validations.of(finalize.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:${literal(stack.region, 'AWS::Region')}:${literal(stack.account, 'AWS::AccountId')}:table/${props.glueDatabaseName}/*]`,
+      reason: `Finalize creates and extends one table per report and format of the config (their names follow the config's reports); limited to the tables of the one database "${props.glueDatabaseName}", and it can delete none`,
+    });
     for (const fn of [exporter, finalize]) {
       Validations.of(fn.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${nagBucketArn(props.bucket)}/${props.prefix}*]`,
@@ -199,6 +202,10 @@ export class ExportFunctions extends Construct {
     this.plan = plan.function;
     this.export = exporter.function;
     this.finalize = finalize.function;
-    this.all = [plan, exporter, finalize];
   }
+}
+
+/** A stack's region or account as cdk-nag writes it in a finding: the value, or its pseudo parameter. */
+function literal(value: string, pseudo: string): string {
+  return Token.isUnresolved(value) ? `<${pseudo}>` : value;
 }

@@ -2,14 +2,17 @@
  * One deployment of report-exporter for one config: bucket, secret reference, the three Lambdas,
  * the workflow, one schedule per config schedule, the Glue catalog and the operations kit.
  */
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Stage, Tags } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { bareAddress } from '#core/config/mailbox';
 import type { Config } from '#core/config/schema';
 import { recipientParameters } from '#core/synth';
-import { catalogTables, DEFAULT_DATABASE, ExportCatalog } from '../constructs/catalog';
+import { DEFAULT_DATABASE, ExportCatalog } from '../constructs/catalog';
 import { ExportConsumers } from '../constructs/consumers';
 import { ExportFunctions, type ExportVpcPlacement } from '../constructs/functions';
 import { Monitoring } from '../constructs/monitoring';
@@ -35,9 +38,18 @@ export interface ExporterStackProps extends StackProps {
   readonly existingBucketName?: string;
 }
 
-/** The config as the Lambdas receive it: validated JSON, base64 (safe as an esbuild define). */
-export function embedConfig(config: Config): string {
-  return Buffer.from(JSON.stringify(config), 'utf8').toString('base64');
+/**
+ * Writes the config as the Lambdas receive it (validated JSON) into the app's output folder, named by
+ * its content, and returns the file's path: each function's bundle copies it in.
+ */
+export function writeBundledConfig(config: Config, outdir: string): string {
+  const text = JSON.stringify(config);
+  const sha = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const dir = join(outdir, 'report-exporter-config');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${sha}.json`);
+  writeFileSync(file, text);
+  return file;
 }
 
 /**
@@ -84,7 +96,7 @@ export class ExporterStack extends Stack {
     const bucket = this.storage.bucket;
     const sesIdentity = props.sesIdentity ?? (config.email ? bareAddress(config.email.from) : undefined);
     this.functions = new ExportFunctions(this, 'Functions', {
-      embeddedConfig: embedConfig(config),
+      configFile: writeBundledConfig(config, Stage.of(this)?.outdir ?? 'cdk.out'),
       bucket,
       prefix: config.output.prefix,
       secret: referenceSecret(this, 'CredentialsSecret', config.api.credentialsSecret),
@@ -93,7 +105,6 @@ export class ExporterStack extends Stack {
       ...(props.sesSandbox && sesIdentity ? { sesRecipientIdentities: recipientIdentities(config) } : {}),
       mapConcurrency,
       glueDatabaseName: props.glueDatabaseName ?? DEFAULT_DATABASE,
-      glueTables: catalogTables(config),
       ...(deploy.secretKmsKeyArn ? { secretKeyArn: deploy.secretKmsKeyArn } : {}),
       ...(deploy.bucketKmsKeyArn ? { bucketKeyArn: deploy.bucketKmsKeyArn } : {}),
       ...(deploy.vpc ? { exportVpc: this.vpcPlacement(deploy.vpc) } : {}),
@@ -112,8 +123,6 @@ export class ExporterStack extends Stack {
       stateMachine: this.workflow.stateMachine,
     });
     this.catalog = new ExportCatalog(this, 'Catalog', {
-      config,
-      bucket,
       databaseName: props.glueDatabaseName ?? DEFAULT_DATABASE,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {

@@ -45,10 +45,36 @@ describe('credentials provider', () => {
     expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(0);
   });
 
-  it('reads the secret when only one of the two variables is set', async () => {
-    const { sm, provider } = setup({ REPORTING_CLIENT_ID: 'env-id' });
-    sm.on(GetSecretValueCommand).resolves({ SecretString: SECRET });
-    expect(await provider()).toEqual({ clientId: 'client-7', clientSecret: CANARY });
+  it('names the missing variable when only one of the two is set, without reading the secret', async () => {
+    for (const [set, missing] of [
+      ['REPORTING_CLIENT_ID', 'REPORTING_CLIENT_SECRET'],
+      ['REPORTING_CLIENT_SECRET', 'REPORTING_CLIENT_ID'],
+    ] as const) {
+      const { sm, provider } = setup({ [set]: 'value' });
+      const err = await rejection(provider());
+      expect(err.code).toBe('CREDENTIALS_MISSING');
+      expect(err.message).toBe(
+        `${missing} is not set (${set} is): set both for a local run, or neither to read the API credentials from the Secrets Manager secret "reporting/v2/client"`,
+      );
+      expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(0);
+    }
+  });
+
+  it('says which AWS setting is missing when the SDK has no region or no credentials', async () => {
+    const { sm, provider } = setup();
+    sm.on(GetSecretValueCommand)
+      .rejectsOnce(new Error('Region is missing'))
+      .rejectsOnce(
+        Object.assign(new Error('Could not load credentials from any providers'), {
+          name: 'CredentialsProviderError',
+        }),
+      );
+    const noRegion = await rejection(provider());
+    expect(noRegion.code).toBe('CREDENTIALS_MISSING');
+    expect(noRegion.message).toBe(
+      'cannot read secret "reporting/v2/client": no AWS region is configured (AWS_REGION). For a local run set REPORTING_CLIENT_ID and REPORTING_CLIENT_SECRET, or configure AWS so the secret can be read',
+    );
+    expect((await rejection(provider())).message).toContain('no AWS credentials are configured');
   });
 
   it('reads the secret once and reuses it until the TTL has passed', async () => {

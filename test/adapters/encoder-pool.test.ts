@@ -5,9 +5,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEncoderPool } from '#adapters/encoder-pool';
-import type { ColumnDef } from '#core/export/columns';
 import { type EncodedBytes, type Encoder, inlineEncoder, type PartSpec } from '#core/export/encoder';
 import type { Cell } from '#core/export/flatten';
+import type { ColumnDef } from '#core/export/model';
 import type { ColumnBatch } from '#core/export/rowgroup';
 
 const WINDOW = { start: '2026-11-16', end: '2026-11-22', timezone: 'UTC' };
@@ -72,6 +72,24 @@ describe('encoder worker pool', () => {
     expect(joined(inWorker, 'csv').toString()).toBe(joined(inline, 'csv').toString());
     // exact: the exported CSV is data for machines (the formula guard is for emailed copies)
     expect(joined(inWorker, 'csv').toString()).toContain(`"=cmd 10, ""q"""`);
+  }, 60_000);
+
+  it('encodes only the rows appended before encode was called, even when the next group is appended before it answers', async () => {
+    // the writer pipelines: it sends the next group's slices without awaiting the encode (issue 22:
+    // a roll-over then put the next group's first slice into the closing part)
+    const stream = pool.open();
+    await stream.append(batch(0, 100));
+    const first = stream.encode(PART);
+    await stream.append(batch(100, 7));
+    const lines = (r: EncodedBytes) =>
+      Buffer.concat(r.csv ?? [])
+        .toString()
+        .trim()
+        .split('\r\n');
+    expect(lines(await first)).toHaveLength(101);
+    const second = await stream.encode({ ...PART, id: 1 });
+    expect(lines(second)).toHaveLength(8);
+    stream.close();
   }, 60_000);
 
   it('keeps two streams on one worker apart', async () => {

@@ -143,6 +143,16 @@ describe('fs sink', () => {
     expect(await sink.list('')).toEqual(['p/dt=2/b', 'q/c']);
   });
 
+  it('says before a run that an output folder cannot be written, naming it', async () => {
+    const file = join(dir, 'a-file');
+    await writeFile(file, 'x');
+    const sink = createFsSink(join(file, 'out'));
+    await expect(sink.ready?.()).rejects.toThrow(
+      `cannot write to the output folder ${join(file, 'out')} (ENOTDIR): choose another --out or make it writable`,
+    );
+    await expect(createFsSink(join(dir, 'fresh')).ready?.()).resolves.toBeUndefined();
+  });
+
   it('refuses a key that would escape the output folder', () => {
     const sink = createFsSink(dir);
     expect(() => sink.openWriter('../evil', 'text/plain')).toThrow(/escapes the output folder/);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createS3Sink } from '#adapters/s3-sink';
 import { useLocalS3 } from '../support/local-s3';
 
@@ -29,7 +29,7 @@ describe('S3 sink against a local S3-protocol server', () => {
     const w = sink.openWriter('x/big.parquet', 'application/octet-stream');
     const before = localS3().uploadIds.length;
     for (let i = 0; i < 10; i += 1) await w.write(randomBytes(1024 * 1024));
-    await new Promise((r) => setTimeout(r, 200));
+    await vi.waitUntil(() => localS3().uploadIds.length > before);
     const uploadId = localS3().uploadIds[before];
     expect(uploadId).toBeDefined();
     expect(await localS3().uploadOpen('sink-b', 'x/big.parquet', uploadId ?? '')).toBe(true);

@@ -4,11 +4,11 @@
  * on an adapter, a handler, the CLI, the simulator, an AWS SDK package, undici, or a Node module that
  * does I/O.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf, ROOT, sourceFiles } from './source';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const CORE = join(ROOT, 'functions', 'core');
 
 const FORBIDDEN: readonly { readonly pattern: RegExp; readonly why: string }[] = [
@@ -19,21 +19,6 @@ const FORBIDDEN: readonly { readonly pattern: RegExp; readonly why: string }[] =
   { pattern: /^(node:)?(fs|fs\/promises|net|child_process|dgram|tls)$/, why: 'Node I/O' },
   { pattern: /(^|\/)\.\.\/\.\.\/(adapters|handlers|cli|simulator)\//, why: 'an outer layer by path' },
 ];
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
-}
-
-/** Every module specifier a file imports or re-exports, statically or dynamically. */
-function importsOf(text: string): string[] {
-  const found: string[] = [];
-  const re =
-    /(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
-  for (const m of text.matchAll(re)) found.push(m[1] ?? m[2] ?? m[3] ?? '');
-  return found;
-}
 
 describe('functions/core depends on nothing outside it', () => {
   it('finds the imports of a file, static, type-only, re-exported and dynamic', () => {

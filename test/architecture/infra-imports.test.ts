@@ -5,11 +5,11 @@
  * app prints, and the metric names the dashboard shares with the handlers. Handler entry points are
  * referenced by path (bundled by esbuild), never imported.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT, sourceFiles } from './source';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const INFRA = join(ROOT, 'infra');
 
 const ALLOWED = [
@@ -19,12 +19,6 @@ const ALLOWED = [
   /^#adapters\/config-file$/,
   /^#handlers\/metric-names$/,
 ];
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
-}
 
 const specifiers = (text: string): string[] =>
   [

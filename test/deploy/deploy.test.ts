@@ -8,7 +8,7 @@
  * what was created is what the template says — schedules (cron, timezone, state, input, retry, DLQ),
  * the state machine's definition and the three function ARNs it calls, Lambda runtime / handler /
  * memory / timeout / role / environment, every role's trust and inline policy, the consumers' managed
- * policy, the Glue database and tables, the alarms, the bucket/queue/topic policies, the Athena
+ * policy, the Glue database (its tables are the workflow's), the alarms, the bucket/queue/topic policies, the Athena
  * workgroup, the stack outputs; and the emulator logged no traceback (moto can report CREATE_COMPLETE
  * after an internal error). The comparison is driven by the template, so a resource added or changed
  * later is compared too (a type with no comparer below is checked to exist).
@@ -163,7 +163,7 @@ describe('cdk deploy of the example config into the emulator', () => {
     const types = new Set(Object.values(template.Resources).map((r) => r.Type));
     for (const t of [
       'AWS::Scheduler::Schedule',
-      'AWS::Glue::Table',
+      'AWS::Glue::Database',
       'AWS::CloudWatch::Alarm',
       'AWS::IAM::Policy',
     ]) {

@@ -11,18 +11,24 @@
  * handler on the export's result (previous manifest, CSV attachments, manifest, SES, EventBridge).
  * Exit code 0 only when every step succeeded; the failure is printed on stderr.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createS3Sink } from '#adapters/s3-sink';
 import type { Config } from '#core/config/schema';
 import { mapResultsPrefix } from '#core/export/keys';
+import type { PlannedRun } from '#core/run/map-results';
 import { planRun } from '#core/run/plan';
 import type { ExportStepResult, ReportOutcome } from '#core/run/types';
-import type { PlannedRun } from '#handlers/payloads';
-import { embedConfig } from '../../infra/stacks/exporter-stack';
+import { writeBundledConfig } from '../../infra/stacks/exporter-stack';
 
 const [phase, first, second] = process.argv.slice(2);
 const config = JSON.parse(String(process.env.LP_CONFIG)) as Config;
-(globalThis as Record<string, unknown>).__REPORT_EXPORTER_CONFIG__ = embedConfig(config);
+// the config file the CDK app bundles, written by the same function
+process.env.REPORT_EXPORTER_CONFIG_FILE = writeBundledConfig(
+  config,
+  mkdtempSync(join(tmpdir(), 'lp-config-')),
+);
 const context = { getRemainingTimeInMillis: () => 15 * 60_000, functionName: phase, awsRequestId: 'lp' };
 type Handler<T> = (event: unknown, ctx: typeof context) => Promise<T>;
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { freePort } from '../support/ports';
 import { apiCredentials, backfillArgs, type CliResult, localAws, runArgs, runCli } from '../support/run-cli';
+import { startSes } from '../support/servers';
 
 let sim: Simulator;
 let dir: string;
@@ -19,6 +20,7 @@ let ses: Server;
 let sesEndpoint: string;
 const sesRequests: string[] = [];
 const AT = '2026-11-23T06:00:00Z';
+const ROOT = join(import.meta.dirname, '..', '..');
 
 const config = (baseUrl: string) => `
 api: { baseUrl: ${baseUrl}, credentialsSecret: test/reporting }
@@ -96,6 +98,37 @@ describe('CLI email defaults', () => {
     expect(r.stdout).toMatch(/platforms\s+\d+ rows, 1 files/);
     expect(r.stdout).toContain('manifest:');
     expect(r.stderr).toMatch(/email not sent: daily 2026-11-22\.\.2026-11-22: .*MessageRejected/);
+  });
+
+  it('run --send-email that SES accepts prints each message: recipients, audience and message id', async () => {
+    const local = await startSes(ROOT);
+    try {
+      const r = await runCli([...runArgs('daily', AT, '--out', 'sent', '--send-email'), '-c', configPath], {
+        cwd: dir,
+        env: { ...apiCredentials(sim.credentials), ...localAws({ AWS_ENDPOINT_URL_SESV2: local.endpoint }) },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const lines = [...r.stdout.matchAll(/^email sent to (.+) \((\w+)\): message id (\S+)$/gm)];
+      expect(lines.map((m) => [m[1], m[2]])).toEqual([
+        ['team@example.com', 'stakeholders'],
+        ['ops@example.com', 'operators'],
+      ]);
+      const store = (await (await fetch(`${local.endpoint}/store`)).json()) as {
+        emails: { messageId?: string }[];
+      };
+      const ids = store.emails.map((e) => e.messageId);
+      for (const m of lines) expect(ids).toContain(m[3]);
+    } finally {
+      await local.stop();
+    }
+  });
+
+  it('run --email-dir names each file it wrote and for whom', async () => {
+    const r = await cli(runArgs('daily', AT, '--out', 'files', '--email-dir', 'mail'));
+    expect(r.code, r.stderr).toBe(0);
+    const named = [...r.stdout.matchAll(/^email written for (.+) \((\w+)\): mail\/(\S+\.eml)$/gm)];
+    expect(named.map((m) => m[1])).toEqual(['team@example.com', 'ops@example.com']);
+    expect((await readdir(join(dir, 'mail'))).sort()).toEqual(expect.arrayContaining(named.map((m) => m[3])));
   });
 
   it('refuses --send-email together with --email-dir', async () => {

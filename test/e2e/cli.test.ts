@@ -120,11 +120,77 @@ describe('report-exporter CLI', () => {
     expect(r.stdout + r.stderr).not.toContain(sim.credentials.clientSecret);
   });
 
-  it('backfill runs every cron occurrence in the range, oldest first', async () => {
+  it('backfill runs every window whose data overlaps the range, oldest first', async () => {
     const r = await cli(backfillArgs('daily', '2026-11-01', '2026-11-03', '--out', 'bf', '--no-email'));
     expect(r.code, r.stderr).toBe(0);
     const windows = [...r.stdout.matchAll(/^daily (\S+): succeeded$/gm)].map((m) => m[1]);
-    expect(windows).toEqual(['2026-10-31..2026-10-31', '2026-11-01..2026-11-01', '2026-11-02..2026-11-02']);
+    expect(windows).toEqual(['2026-11-01..2026-11-01', '2026-11-02..2026-11-02', '2026-11-03..2026-11-03']);
+  });
+
+  it('backfill --dry-run lists the windows and writes nothing', async () => {
+    const r = await cli(backfillArgs('daily', '2026-10-30', '2026-11-01', '--out', 'dry', '--dry-run'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      '3 window(s) of daily overlap 2026-10-30..2026-11-01 (dry run: nothing written)',
+    );
+    expect([...r.stdout.matchAll(/^ {2}(\S+) {2}occurrence (\S+)$/gm)].map((m) => [m[1], m[2]])).toEqual([
+      ['2026-10-30..2026-10-30', '2026-10-30T21:00:00.000Z'],
+      ['2026-10-31..2026-10-31', '2026-10-31T21:00:00.000Z'],
+      ['2026-11-01..2026-11-01', '2026-11-01T21:00:00.000Z'],
+    ]);
+    await expect(readdir(join(dir, 'dry'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('backfill of dates no window has yet exits 2 saying why', async () => {
+    const r = await cli(backfillArgs('daily', '2099-01-01', '2099-01-02', '--out', 'none', '--dry-run'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('not yet due: daily 2099-01-01..2099-01-01');
+    expect(r.stderr).toMatch(
+      /nothing to backfill for daily 2099-01-01\.\.2099-01-02: the 2 window\(s\) overlapping it are not due yet/,
+    );
+  });
+
+  it('run without --at runs the latest occurrence and prints its window', async () => {
+    const r = await cli(['run', '--schedule', 'daily', '--report', 'platforms', '--out', 'latest']);
+    expect(r.code, r.stderr).toBe(0);
+    const header =
+      /^daily: occurrence (\S+) \(cron 0 6 \* \* \? \*, Asia\/Tokyo\), window (\S+)\.\.(\S+)$/m.exec(
+        r.stderr,
+      );
+    expect(header, r.stderr).not.toBeNull();
+    const [, at = '', start, end] = header ?? [];
+    // 06:00 Tokyo is 21:00 UTC the day before; the latest one is at most a day old
+    expect(at).toMatch(/T21:00:00\.000Z$/);
+    expect(Date.now() - Date.parse(at)).toBeLessThan(86_400_000);
+    expect(Date.now() - Date.parse(at)).toBeGreaterThanOrEqual(0);
+    expect(start).toBe(end);
+    expect(r.stdout).toContain(`daily ${start}..${end}: succeeded`);
+  });
+
+  it('--version prints the version of package.json', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const r = await runCli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+
+  it("run --at DATE runs that day's occurrence", async () => {
+    const r = await cli([
+      'run',
+      '--schedule',
+      'daily',
+      '--at',
+      '2026-11-23',
+      '--report',
+      'platforms',
+      '--out',
+      'day',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('daily: occurrence 2026-11-22T21:00:00.000Z');
+    expect(r.stdout).toContain('daily 2026-11-22..2026-11-22: succeeded');
   });
 
   it.each([
@@ -137,7 +203,7 @@ describe('report-exporter CLI', () => {
     [['run', '--schedule', 'daily', '--report', 'nope', '--out', 'o', '--no-email'], /unknown report "nope"/],
     [
       ['run', '--schedule', 'daily', '--at', 'yesterday', '--out', 'o', '--no-email'],
-      /--at "yesterday" is not an ISO-8601 time/,
+      /--at "yesterday" is neither a date \(2026-11-23\) nor an ISO-8601 time/,
     ],
     [
       ['run', '--schedule', 'daily', '--out', 'o', '--no-email', '--email-dir', 'm'],

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,9 @@ let result: DemoResult;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'demo-'));
+  // an earlier demo's outbox: replaced, not appended to
+  await mkdir(join(dir, 'out', 'outbox'), { recursive: true });
+  await writeFile(join(dir, 'out', 'outbox', '004-earlier-demo.eml'), 'old');
   result = await runDemo(join(dir, 'out'), new Date('2026-11-23T12:00:00Z'));
 }, 60_000);
 
@@ -63,12 +66,13 @@ describe('demo', () => {
     }
   });
 
-  it("writes the latest windows' emails, stakeholders' and operators', as .eml and .html into out/outbox", async () => {
+  it("writes the latest windows' emails, stakeholders' and operators', as .eml and .html into out/outbox, replacing an earlier demo's", async () => {
     const files = (await readdir(join(result.outDir, 'outbox'))).sort();
+    expect(files).not.toContain('004-earlier-demo.eml');
     expect(files.filter((f) => f.endsWith('.eml'))).toHaveLength(4);
     expect(files.filter((f) => f.endsWith('.html'))).toEqual([
       '001-weekly-campaign-performance-2026-11-16-2026-11-22.html',
-      '002-weekly-campaign-performance-2026-11-16-2026-11-22-run-detail.html',
+      '002-weekly-campaign-performance-2026-11-16-2026-11-22-run-details.html',
       '003-monthly-account-overview-2026-10-01-2026-10-31.html',
       '004-monthly-account-overview-2026-10-01-2026-10-31-run-details.html',
     ]);

@@ -30,6 +30,8 @@ const REQUEST: ReportRequest = {
 let server: HostileServer;
 /** Bytes the huge page handler managed to write before the client hung up. */
 let written = 0;
+/** Resolves when the huge page's response is closed (finished, or the client hung up). */
+let closed: Promise<void> = Promise.resolve();
 
 /** A page of `rows` rows of ~1 KB each, streamed (never built in memory), ignoring `limit`. */
 function hugePage(res: ServerResponse, rows: number, declareLength: boolean): void {
@@ -54,9 +56,12 @@ function hugePage(res: ServerResponse, rows: number, declareLength: boolean): vo
     }
     res.end(tail);
   };
-  res.on('close', () => {
-    i = rows;
-  });
+  closed = new Promise((resolve) =>
+    res.on('close', () => {
+      i = rows;
+      resolve();
+    }),
+  );
   pump();
 }
 
@@ -101,7 +106,7 @@ describe.each([
     );
     expect(err.retryable).toBe(false);
     // the client hung up long before the server got through its 20 MB
-    await new Promise((r) => setTimeout(r, 200));
+    await closed;
     expect(written).toBeLessThan(10 * MIB);
   });
 

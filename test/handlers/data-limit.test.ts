@@ -7,11 +7,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '#core/config/schema';
+import { readMapResults } from '#core/run/map-items';
+import { FinalizeInputSchema, toOutcomes } from '#core/run/map-results';
 import { planRun } from '#core/run/plan';
 import type { ExportStepResult, ReportOutcome, RunPlan } from '#core/run/types';
 import type { Sink } from '#core/sink';
-import { readMapResults } from '#handlers/map-items';
-import { FinalizeInputSchema, toOutcomes } from '#handlers/payloads';
 import { definitionOf, synthExample } from '../infra/synth';
 import { type Definition, type Invoke, type MapIo, runStates } from './asl';
 

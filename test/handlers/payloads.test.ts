@@ -1,6 +1,6 @@
 /** The Map's caught errors → plain reasons; Finalize's input accepts outcomes and caught failures. */
 import { describe, expect, it } from 'vitest';
-import { FinalizeInputSchema, MapResultSchema, reasonOf } from '#handlers/payloads';
+import { FinalizeInputSchema, MapResultSchema, reasonOf } from '#core/run/map-results';
 
 describe('reasonOf', () => {
   it('keeps the error name and the Lambda errorMessage, never the stack trace', () => {

@@ -8,12 +8,12 @@
  * (Secrets Manager for the credentials, EventBridge → SQS for the completion event), all on loopback.
  * The files must be those `report-exporter run` writes for the same config and scheduled time.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
-import { CreateDatabaseCommand, CreateTableCommand, GetTableCommand, GlueClient } from '@aws-sdk/client-glue';
+import { CreateDatabaseCommand, GetTablesCommand, GlueClient } from '@aws-sdk/client-glue';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
@@ -22,13 +22,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCliLog } from '#adapters/cli-log';
 import { createS3Sink } from '#adapters/s3-sink';
 import { realApi, runAll } from '#cli/commands/run';
+import { BUNDLED_CONFIG_FILE } from '#core/config/bundled';
 import type { Config } from '#core/config/schema';
 import { type Manifest, ManifestSchema } from '#core/manifest';
+import type { PlannedRun } from '#core/run/map-results';
 import type { ExportStepResult, ReportOutcome } from '#core/run/types';
-import type { PlannedRun } from '#handlers/payloads';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { buildApp } from '../../infra/build-app';
-import { embedConfig } from '../../infra/stacks/exporter-stack';
+import { writeBundledConfig } from '../../infra/stacks/exporter-stack';
 import { duckQuery, lit } from '../core/export/duck';
 import { exampleConfig } from '../e2e/helpers';
 import { definitionOf } from '../infra/synth';
@@ -44,14 +45,6 @@ const BUNDLE_BUCKET = 'bundle-exports';
 const REGION = 'eu-central-1';
 const PAYLOAD_LIMIT = 256 * 1024;
 const GLUE_DB = 'report_exporter';
-
-/** The template's Glue tables: name and columns as synthesized. */
-type TemplateTable = { Name: string; StorageDescriptor: { Columns: { Name: string; Type: string }[] } };
-function templateTables(t: Template): TemplateTable[] {
-  return Object.values(t.findResources('AWS::Glue::Table')).map(
-    (r) => (r as { Properties: { TableInput: TemplateTable } }).Properties.TableInput,
-  );
-}
 
 /** DuckDB's names for the Parquet types the exporter writes → Glue's. */
 const GLUE_OF_DUCK: Record<string, string> = {
@@ -297,25 +290,11 @@ beforeAll(async () => {
   synthesized = Template.fromStack(buildApp({ config, nag: false, appProps: { outdir } }).stack);
   definition = definitionOf(synthesized) as unknown as Definition;
 
-  // The template's Glue database and tables, created in moto as CloudFormation would.
-  const glue = new GlueClient({});
-  await glue.send(new CreateDatabaseCommand({ DatabaseInput: { Name: GLUE_DB } }));
-  for (const t of templateTables(synthesized)) {
-    await glue.send(
-      new CreateTableCommand({
-        DatabaseName: GLUE_DB,
-        TableInput: {
-          Name: t.Name,
-          TableType: 'EXTERNAL_TABLE',
-          PartitionKeys: [{ Name: 'dt', Type: 'string' }],
-          StorageDescriptor: { Columns: t.StorageDescriptor.Columns, Location: `s3://${HANDLER_BUCKET}/` },
-        },
-      }),
-    );
-  }
+  // The template's Glue database, created in moto as CloudFormation would; Finalize creates the tables.
+  await new GlueClient({}).send(new CreateDatabaseCommand({ DatabaseInput: { Name: GLUE_DB } }));
 
-  // The same config the CDK app embeds in the bundles, through the same function.
-  (globalThis as Record<string, unknown>).__REPORT_EXPORTER_CONFIG__ = embedConfig(config);
+  // The same config file the CDK app bundles, written by the same function.
+  process.env.REPORT_EXPORTER_CONFIG_FILE = writeBundledConfig(config, outdir);
   handlers = {
     plan: (await import('#handlers/plan')).handler,
     // the workflow never sends `{"check": true}`, so the Export handler answers with a step result
@@ -349,7 +328,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  delete (globalThis as Record<string, unknown>).__REPORT_EXPORTER_CONFIG__;
   process.env = savedEnv;
   await Promise.all([sim?.close(), s3?.stop(), moto?.stop(), ses?.stop()]);
   rmSync(outdir, { recursive: true, force: true });
@@ -420,30 +398,35 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
     expect(posts?.files.filter((f) => f.format === 'csv').length).toBe((small.continues.posts ?? 0) + 1);
   });
 
-  it('keeps every Glue table equal to the files: the template a consistent start, Finalize the whole model', async (ctx) => {
+  it('creates every Glue table at the first run, equal to the files, with partition projection over the format folder', async (ctx) => {
     needMoto(ctx);
     const glue = new GlueClient({});
-    // this run's schedule; the other schedule's tables are the same construct
-    const tables = templateTables(synthesized).filter((t) => t.Name.startsWith('weekly_campaigns__'));
-    expect(tables.length).toBe(smallManifest.reports.length);
-    for (const t of tables) {
+    const { TableList = [] } = await glue.send(new GetTablesCommand({ DatabaseName: GLUE_DB }));
+    // only this run's schedule ran: its reports' tables, and no other
+    expect(TableList.map((t) => t.Name).sort()).toEqual(
+      smallManifest.reports.map((r) => `weekly_campaigns__${r.reportId.replace(/-/g, '_')}__parquet`).sort(),
+    );
+    for (const t of TableList) {
       const report = smallManifest.reports.find(
         (r) => t.Name === `weekly_campaigns__${r.reportId.replace(/-/g, '_')}__parquet`,
       );
       if (!report) throw new Error(`no report for table ${t.Name}`);
+      const folder = `s3://${HANDLER_BUCKET}/exports/weekly-campaigns/${report.reportId}/parquet/`;
+      expect(t.StorageDescriptor?.Location).toBe(folder);
+      expect(t.PartitionKeys).toEqual([{ Name: 'dt', Type: 'string' }]);
+      expect(t.Parameters).toMatchObject({
+        'projection.enabled': 'true',
+        'projection.dt.type': 'date',
+        'storage.location.template': `${folder}dt=\${dt}/`,
+      });
       const parts = report.files.filter((f) => f.format === 'parquet');
       const fileColumns = await Promise.all(parts.map((f) => parquetColumns(HANDLER_BUCKET, f.key)));
       const widest = fileColumns.reduce((a, b) => (b.length > a.length ? b : a), []);
-      // the template: every declared column is in every file, by name and type
-      const declared = t.StorageDescriptor.Columns.map((c) => `${c.Name}:${c.Type}`);
-      for (const cols of fileColumns) expect(cols).toEqual(expect.arrayContaining(declared));
-      // after the run: the table is the model — the widest file's columns, in file order — and every
-      // file's columns are a prefix of it
-      const after = await glue.send(new GetTableCommand({ DatabaseName: GLUE_DB, Name: t.Name }));
-      const columns = (after.Table?.StorageDescriptor?.Columns ?? []).map((c) => `${c.Name}:${c.Type}`);
+      // the table is the model — the widest file's columns, in file order — and every file's columns
+      // are a prefix of it
+      const columns = (t.StorageDescriptor?.Columns ?? []).map((c) => `${c.Name}:${c.Type}`);
       expect(columns, t.Name).toEqual(widest);
       for (const cols of fileColumns) expect(columns.slice(0, cols.length)).toEqual(cols);
-      expect(columns.length).toBeGreaterThan(declared.length);
     }
   });
 
@@ -602,8 +585,11 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
     for (const line of logLines) expect(line).not.toContain(sim.credentials.clientSecret);
   });
 
-  it('does the same from the bundles `cdk synth` deploys (ESM, embedded config, fetch-based HTTP, bundled SDK)', async (ctx) => {
+  it('does the same from the bundles `cdk synth` deploys (ESM, the config file in each bundle, fetch-based HTTP, bundled SDK)', async (ctx) => {
     needMoto(ctx);
+    const configFile = process.env.REPORT_EXPORTER_CONFIG_FILE;
+    // each bundle reads the config file bundled beside it
+    delete process.env.REPORT_EXPORTER_CONFIG_FILE;
     try {
       const template = synthesized.toJSON() as {
         Resources: Record<
@@ -616,6 +602,7 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
           (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description?.includes(what),
         );
         const dir = `asset.${String(fn?.Properties.Code?.S3Key).replace(/\.zip$/, '')}`;
+        expect(JSON.parse(readFileSync(join(outdir, dir, BUNDLED_CONFIG_FILE), 'utf8'))).toEqual(config);
         return (await import(pathToFileURL(join(outdir, dir, 'index.mjs')).href)) as { handler: never };
       };
       const bundled: Handlers = {
@@ -640,6 +627,7 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
       }
     } finally {
       process.env.BUCKET_NAME = HANDLER_BUCKET;
+      process.env.REPORT_EXPORTER_CONFIG_FILE = configFile;
     }
   }, 120_000);
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm run test:node22`: the handler end-to-end test (test/handlers/workflow.e2e.test.ts, which also
- * runs the bundles `cdk synth` produces) under the Node.js the Lambdas run, Node 22, taken from the npm
+ * `npm run test:node22`: the handler end-to-end tests (test/handlers/workflow.e2e.test.ts, which also
+ * runs the bundles `cdk synth` produces, and test/handlers/hostile-workflow.e2e.test.ts, the bundles
+ * against issue 23's hostile API) under the Node.js the Lambdas run, Node 22, taken from the npm
  * registry package installed by `npm ci --prefix test/node22`. The test checks that it really runs on
  * the expected major version (E2E_NODE_MAJOR). Extra arguments go to vitest.
  */
@@ -26,7 +27,13 @@ const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const args = process.argv.slice(2);
 const result = spawnSync(
   binary,
-  [vitest, 'run', ...(args.length > 0 ? args : ['test/handlers/workflow.e2e.test.ts'])],
+  [
+    vitest,
+    'run',
+    ...(args.length > 0
+      ? args
+      : ['test/handlers/workflow.e2e.test.ts', 'test/handlers/hostile-workflow.e2e.test.ts']),
+  ],
   {
     cwd: root,
     stdio: 'inherit',

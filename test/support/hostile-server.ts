@@ -22,15 +22,18 @@ export interface HostileServer {
 
 /**
  * Starts the server on a free loopback port. With `issueTokens`, `/oauth/token` already answers with
- * a JWT that never expires in a test (replace the route to misbehave there too).
+ * a JWT that never expires in a test (replace the route to misbehave there too). `maxHeaderSize`
+ * raises Node's 16 KB limit on request headers (a megabyte-long JWT in `authorization`).
  */
-export async function startHostileServer(options: { issueTokens?: boolean } = {}): Promise<HostileServer> {
+export async function startHostileServer(
+  options: { issueTokens?: boolean; maxHeaderSize?: number } = {},
+): Promise<HostileServer> {
   const routes = new Map<string, HostileHandler>();
   if (options.issueTokens) {
     routes.set('/oauth/token', (_req, res) => json(res, 200, { jwt: jwtOf({ sub: 'c', exp: 4e9 }) }));
   }
   const requests: HostileRequest[] = [];
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: options.maxHeaderSize ?? 16 * 1024 }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

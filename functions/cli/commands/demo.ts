@@ -3,11 +3,11 @@
  * both schedules of the shipped example config (`reports.yaml`, every route) at their two latest
  * occurrences (so the emails show real changes against the earlier window) into `--out` (default
  * `./out`), writes the latest run's summary emails — stakeholders' and operators' — into
- * `out/outbox/`, and prints where everything is. No AWS, no network; the simulator's credentials are
+ * `out/outbox/` (replacing an earlier demo's), and prints where everything is. No AWS, no network; the simulator's credentials are
  * never printed.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createCliLog } from '#adapters/cli-log';
@@ -57,6 +57,8 @@ export async function runDemo(outDir: string, now = new Date()): Promise<DemoRes
     const example = parseConfig(await readFile(exampleConfig(), 'utf8'), 'reports.yaml');
     const config: Config = { ...example, api: { ...example.api, baseUrl: sim.baseUrl } };
     const sink = createFsSink(outDir);
+    // the outbox shows this demo's emails only: an earlier demo's would be numbered before them
+    await rm(join(outDir, 'outbox'), { recursive: true, force: true });
     const mailer = createOutboxMailer(join(outDir, 'outbox'));
     const log = createCliLog();
     const api: ApiFactory = (c, l) =>

@@ -1,10 +1,9 @@
 /**
- * `run` — one run of a schedule as if fired at `--at`, plus the wiring shared with
+ * `run` — one run of a schedule: its latest occurrence at or before now, or the one `--at` names; plus the wiring shared with
  * `backfill` and `demo`: output options → sink, email options → mailer, config → API client.
  */
 import { randomUUID } from 'node:crypto';
 import { type Command, Option } from 'commander';
-import { DateTime } from 'luxon';
 import { type CliLog, createCliLog } from '#adapters/cli-log';
 import { loadConfig } from '#adapters/config-file';
 import { createCredentialsProvider } from '#adapters/credentials';
@@ -28,10 +27,13 @@ import type { Log } from '#core/log';
 import type { Manifest } from '#core/manifest';
 import { findReport, findSchedule } from '#core/run/lookup';
 import { runSchedule } from '#core/run/run';
+import { selectRun } from '#core/run/select';
 import type { RunDeps } from '#core/run/types';
 import type { Sink } from '#core/sink';
+import { computeWindow } from '#core/window';
 import { createHttp } from '#http';
 import { rememberValidSets } from '../learned-metrics';
+import { recordingMailer, reportSentEmails, type SentEmail } from '../sent-emails';
 
 export type ApiFactory = (config: Config, log: Log) => ReportingApi;
 
@@ -95,22 +97,6 @@ export function mailerFor(opts: OutputOptions): Mailer | null {
   return opts.sendEmail === true ? createSesMailer() : null;
 }
 
-/**
- * Parses `--at` (default now). A time without an offset is read in the schedule's timezone, so
- * `--at 2026-11-23T08:00` means 08:00 where the schedule runs. A bad value is a usage error.
- */
-export function parseAt(at: string | undefined, now: Date, timezone = 'UTC'): string {
-  if (at === undefined) return now.toISOString();
-  const t = DateTime.fromISO(at, { zone: timezone, setZone: true });
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(at) || !t.isValid) {
-    throw new ExporterError(
-      'USAGE',
-      `--at "${at}" is not an ISO-8601 time such as 2026-11-23T08:00:00+01:00`,
-    );
-  }
-  return t.toUTC().toISO() ?? now.toISOString();
-}
-
 /** The CLI's lease: `--lease-wait` seconds of waiting, this process as the owner. */
 export function leaseFor(opts: OutputOptions): LeaseOptions {
   const seconds = Number(opts.leaseWait ?? CLI_LEASE.waitMs / 1000);
@@ -155,9 +141,14 @@ export async function runAll(
   const api = ctx.api(ctx.config, ctx.log);
   const manifests: Manifest[] = [];
   try {
+    // the output and the credentials first: a problem with either is named once, and no run (no
+    // manifest) is started
+    await ctx.sink.ready?.();
+    await api.ready?.();
     for (const scheduledTime of times) {
       const n = reportIds.length || schedule.reports.length;
-      ctx.log.startRun(`${scheduleId} ${scheduledTime.slice(0, 10)}`, n);
+      const w = computeWindow(schedule.window, scheduledTime, schedule.timezone);
+      ctx.log.startRun(`${scheduleId} ${w.start}..${w.end}`, n);
       const deps: RunDeps = {
         api,
         sink: ctx.sink,
@@ -240,24 +231,35 @@ export function registerRun(program: Command): void {
   outputOptions(
     program
       .command('run')
-      .description('one run of a schedule as if fired at --at (default now)')
+      .description(
+        'one run of a schedule: by default its most recent occurrence at or before now (what the scheduler would have run last)',
+      )
       .requiredOption('--schedule <id>', 'schedule id')
-      .option('--at <iso-time>', 'scheduled time (ISO-8601)')
+      .option(
+        '--at <date-or-time>',
+        "that day's occurrence (YYYY-MM-DD, schedule timezone) or this scheduled time (ISO-8601; without an offset in the schedule timezone)",
+      )
       .addOption(new Option('--report <id>', 'only this report (repeatable)').argParser(collect).default([])),
   ).action(async (opts: OutputOptions & { schedule: string; at?: string; report: string[] }) => {
     const sink = sinkFor(opts);
-    const mailer = mailerFor(opts);
+    const sent: SentEmail[] = [];
+    const mailer = recordingMailer(mailerFor(opts), sent);
     const config = await loadConfig(opts.config);
-    const at = parseAt(opts.at, new Date(), findSchedule(config, opts.schedule).timezone);
+    const schedule = findSchedule(config, opts.schedule);
+    const selected = selectRun(schedule, opts.at, new Date());
+    process.stderr.write(
+      `${schedule.id}: occurrence ${selected.scheduledTime} (cron ${schedule.cron}, ${schedule.timezone}), window ${selected.window.start}..${selected.window.end}\n`,
+    );
     const log = createCliLog();
     const emailFailures: string[] = [];
     const manifests = await runAll(
       { config, sink, mailer, log, api: realApi, emailFailures, lease: leaseFor(opts), source: opts.config },
       opts.schedule,
-      [at],
+      [selected.scheduledTime],
       opts.report,
     );
     reportManifests(manifests, sink, config.output.prefix);
+    reportSentEmails(sent, opts);
     await rememberValidSets(opts.config, validSetsOf(manifests));
     reportEmailFailures(emailFailures);
   });

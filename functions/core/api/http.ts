@@ -1,7 +1,8 @@
 /**
  * The HTTP capability the API client needs, as the core sees it. The core never opens a connection
  * itself: the caller passes an `HttpFactory` (the undici adapter for the CLI and tests, Node's
- * built-in fetch in the Lambda bundles — both under `functions/adapters/`).
+ * built-in fetch in the Lambda bundles — both under `functions/adapters/`). Adapters return bytes;
+ * the transport turns them into text through `./body`, the same for both.
  */
 
 export interface HttpExchange {
@@ -14,11 +15,17 @@ export interface HttpExchange {
   readonly maxBytes?: number;
 }
 
+/** A response with its whole body read, as bytes: `./body` decodes them (one path for both adapters). */
 export interface HttpAnswer {
   readonly status: number;
   /** Lower-case names. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly text: string;
+  readonly body: Uint8Array;
+  /**
+   * Whether the adapter already undid the Content-Encoding (Node's fetch always does, for gzip,
+   * deflate and br); `./body` then only decodes the charset.
+   */
+  readonly decoded?: boolean;
 }
 
 export interface Http {

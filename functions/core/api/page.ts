@@ -5,11 +5,14 @@
  */
 import * as z from 'zod/mini';
 import { ExporterError } from '../errors';
+import { keyedRecord } from '../keyed-record';
 import { cursorAt, cursorElsewhere, DEFAULT_CURSOR_PATH } from './cursor-location';
 import { parseJson } from './json';
+import { describeNotJson, problemReport } from './not-data';
+import { type ServerPartial, serverPartialOf } from './partial';
 import type { ApiRow } from './types';
 
-const RowSchema = z.record(z.string(), z.unknown());
+const RowSchema = keyedRecord(z.unknown());
 
 export const PageBodySchema = z.looseObject({
   data: z.union([z.array(RowSchema), RowSchema]),
@@ -21,33 +24,68 @@ export interface ParsedPage {
   readonly nextCursor: string | null;
   /** When `nextCursor` is null: another place in the body that holds a cursor-like value. */
   readonly cursorElsewhere?: string;
+  /** See `ApiPage.invalidSequences`. */
+  readonly invalidSequences?: number;
+  /** See `ApiPage.serverPartial`. */
+  readonly serverPartial?: ServerPartial;
+}
+
+/** A 2xx answer's decoded body (`./transport`'s Received) and its Content-Type. */
+export interface PageBody {
+  readonly text: string;
+  readonly contentType?: string;
+  readonly invalidSequences?: number;
+  readonly unlabelledCompression?: 'gzip' | 'zlib';
 }
 
 /**
- * Parses the text of a 2xx body; `label` names the request in the error; the cursor is read at
- * `cursorPath` (see ./cursor-location).
+ * Parses a 2xx body; `label` names the request in the error; the cursor is read at `cursorPath`
+ * (see ./cursor-location). A problem report or a body that is not JSON is API_BAD_RESPONSE saying
+ * what it is (./not-data).
  */
-export function parsePage(text: string, label: string, cursorPath = DEFAULT_CURSOR_PATH): ParsedPage {
-  const json = parseBody(text, label);
-  const page = shapeOf(json, label);
+export function parsePage(body: PageBody, label: string, cursorPath = DEFAULT_CURSOR_PATH): ParsedPage {
+  const json = parseBody(body, label);
+  const problem = problemReport(json, body.text, body.contentType ?? '');
+  if (problem !== null) {
+    throw new ExporterError(
+      'API_BAD_RESPONSE',
+      `${label}: the server answered with a problem report instead of data: ${problem}`,
+      { retryable: false, details: { label } },
+    );
+  }
+  const page = withExtras(shapeOf(json, label), body, json);
   const nextCursor = cursorPath === DEFAULT_CURSOR_PATH ? page.nextCursor : cursorAt(json, cursorPath, label);
   if (nextCursor !== null) return cursorPath === DEFAULT_CURSOR_PATH ? page : { ...page, nextCursor };
   const elsewhere = cursorElsewhere(json, cursorPath);
   return elsewhere === undefined
-    ? { rows: page.rows, nextCursor: null }
-    : { rows: page.rows, nextCursor: null, cursorElsewhere: elsewhere };
+    ? { ...page, nextCursor: null }
+    : { ...page, nextCursor: null, cursorElsewhere: elsewhere };
+}
+
+/** The page with its body's invalid-sequence count and partial-result markers, when there are any. */
+function withExtras(page: ParsedPage, body: PageBody, json: unknown): ParsedPage {
+  const partial = serverPartialOf(json);
+  const invalid = body.invalidSequences ?? 0;
+  if (partial === null && invalid === 0) return page;
+  return {
+    ...page,
+    ...(invalid > 0 ? { invalidSequences: invalid } : {}),
+    ...(partial !== null ? { serverPartial: partial } : {}),
+  };
 }
 
 /** The body as JSON, every digit of long numbers kept (./json). */
-function parseBody(text: string, label: string): unknown {
+function parseBody(body: PageBody, label: string): unknown {
   let json: unknown;
   try {
-    json = parseJson(text);
+    json = parseJson(body.text);
   } catch {
-    throw new ExporterError('API_BAD_RESPONSE', `${label}: the response is not JSON (${text.length} bytes)`, {
-      retryable: false,
-      details: { label },
-    });
+    const what = describeNotJson(body.text, body.contentType ?? '', body.unlabelledCompression);
+    throw new ExporterError(
+      'API_BAD_RESPONSE',
+      `${label}: the response is not JSON (${body.text.length} characters): ${what}`,
+      { retryable: false, details: { label } },
+    );
   }
   return json;
 }

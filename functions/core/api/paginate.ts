@@ -15,6 +15,8 @@ export interface RawPage<Row> {
   readonly rows: readonly Row[];
   readonly nextCursor?: string | null;
   readonly cursorElsewhere?: string;
+  readonly invalidSequences?: number;
+  readonly serverPartial?: ApiPage['serverPartial'];
 }
 
 export interface PaginateOptions<Row> {
@@ -54,9 +56,16 @@ export async function* paginate<Row extends ApiPage['rows'][number]>(
         { retryable: false, details: { label: options.label, page: index } },
       );
     }
-    yield next === null && page.cursorElsewhere !== undefined
-      ? { rows: page.rows, nextCursor: next, index, cursorElsewhere: page.cursorElsewhere }
-      : { rows: page.rows, nextCursor: next, index };
+    yield {
+      rows: page.rows,
+      nextCursor: next,
+      index,
+      ...(next === null && page.cursorElsewhere !== undefined
+        ? { cursorElsewhere: page.cursorElsewhere }
+        : {}),
+      ...(page.invalidSequences ? { invalidSequences: page.invalidSequences } : {}),
+      ...(page.serverPartial ? { serverPartial: page.serverPartial } : {}),
+    };
     if (next === null) return;
     seen.add(next);
     cursor = next;

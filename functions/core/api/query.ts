@@ -4,10 +4,7 @@
  * `metrics=a,b`) while every key and value — cursors with `+ / =` included — is percent-encoded.
  */
 import { ROUTE_SPECS, type Route } from '../config/routes';
-import type { ReportRequest } from './types';
-
-/** How arrays go into the query string (docs/api-assumptions.md; configurable `api.arrayFormat`). */
-export type ArrayFormat = 'repeat' | 'comma' | 'brackets';
+import type { ArrayFormat, ReportRequest } from './types';
 
 export interface QueryOptions {
   readonly arrayFormat: ArrayFormat;

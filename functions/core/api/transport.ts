@@ -5,8 +5,9 @@
  * untouched and never retried.
  */
 import { ExporterError } from '../errors';
+import type { Limiter } from '../limiter';
+import { ContentDecodingFailed, type DecodedBody, decodeBody } from './body';
 import { type Http, type HttpAnswer, ResponseTooLarge } from './http';
-import type { Limiter } from './limiter';
 import { networkError, networkFailureKind } from './network';
 import { RetryableFailure } from './retry';
 
@@ -24,8 +25,16 @@ export interface SentRequest {
   readonly deadlineMs?: () => number;
 }
 
-/** A response with its whole body read. */
-export type Received = HttpAnswer;
+/** A response with its whole body read and decoded (`./body`). */
+export interface Received {
+  readonly status: number;
+  readonly headers: HttpAnswer['headers'];
+  readonly text: string;
+  /** Invalid byte sequences of the body, each decoded as U+FFFD. */
+  readonly invalidSequences: number;
+  /** Compressed bytes that came without a Content-Encoding (named when the body is not JSON). */
+  readonly unlabelledCompression?: DecodedBody['unlabelledCompression'];
+}
 
 export interface TransportOptions {
   readonly http: Http;
@@ -54,7 +63,7 @@ export function createTransport(options: TransportOptions): Transport {
       req.signal?.addEventListener('abort', onAbort, { once: true });
       try {
         req.signal?.throwIfAborted();
-        return await options.http.send({
+        const answer = await options.http.send({
           method: req.method,
           url: req.url,
           headers: req.headers,
@@ -62,9 +71,11 @@ export function createTransport(options: TransportOptions): Transport {
           ...(req.maxBytes !== undefined ? { maxBytes: req.maxBytes } : {}),
           signal: controller.signal,
         });
+        return received(req, answer);
       } catch (err: unknown) {
         if (req.signal?.aborted) throw err;
         if (err instanceof ResponseTooLarge) throw tooLarge(req, err.limitBytes);
+        if (err instanceof ContentDecodingFailed) throw undecodable(req, err.problem);
         const kind = controller.signal.aborted ? 'timeout' : networkFailureKind(err);
         if (kind === null) throw err;
         const cause = controller.signal.aborted ? controller.signal.reason : err;
@@ -78,6 +89,34 @@ export function createTransport(options: TransportOptions): Transport {
         req.signal?.removeEventListener('abort', onAbort);
       }
     });
+}
+
+/**
+ * The answer decoded (one path for every adapter). A failed status whose body cannot be decoded keeps
+ * its status, with the problem as its text: the status says more than the body could.
+ */
+function received(req: SentRequest, answer: HttpAnswer): Received {
+  try {
+    const body = decodeBody(answer, req.maxBytes);
+    return {
+      status: answer.status,
+      headers: answer.headers,
+      text: body.text,
+      invalidSequences: body.invalidSequences,
+      ...(body.unlabelledCompression ? { unlabelledCompression: body.unlabelledCompression } : {}),
+    };
+  } catch (err: unknown) {
+    if (!(err instanceof ContentDecodingFailed) || (answer.status >= 200 && answer.status < 300)) throw err;
+    return { status: answer.status, headers: answer.headers, text: `(${err.problem})`, invalidSequences: 0 };
+  }
+}
+
+/** A body its own headers do not describe: not retried (the server would send it again). */
+function undecodable(req: SentRequest, problem: string): ExporterError {
+  return new ExporterError('API_BAD_RESPONSE', `${req.method} ${req.path}: ${problem}`, {
+    retryable: false,
+    details: { route: req.path, status: null },
+  });
 }
 
 /** A body over the cap: not retried (the server would send it again), and says what to change. */

@@ -4,7 +4,10 @@
  */
 
 import type { Route } from '../config/routes';
-import type { ArrayFormat } from './query';
+import type { ServerPartial } from './partial';
+
+/** How array query parameters are written: `a=1&a=2`, `a=1,2` or `a[]=1&a[]=2` (`api.arrayFormat`). */
+export type ArrayFormat = 'repeat' | 'comma' | 'brackets';
 
 /** A row as the API sends it: identifying fields plus a nested `metrics` object. Untrusted. */
 export type ApiRow = Readonly<Record<string, unknown>>;
@@ -20,6 +23,18 @@ export interface ApiPage {
    * answer holding a cursor-like value (e.g. `meta.nextCursor`), which the silent-loss guard names.
    */
   readonly cursorElsewhere?: string;
+  /**
+   * How many byte sequences of this page's body were not valid in its charset and were decoded as
+   * U+FFFD (./body; absent when none). The export turns it into a report warning naming the column
+   * the replaced text landed in.
+   */
+  readonly invalidSequences?: number;
+  /**
+   * The page said its results are partial (`errors`, `warnings`, `partial: true` … at the top level
+   * or under `meta`; ./partial): the report warning SERVER_PARTIAL, or a failure with
+   * `api.serverPartial: fail`. Absent when it said nothing of the kind.
+   */
+  readonly serverPartial?: ServerPartial;
 }
 
 export interface ReportRequest {
@@ -79,11 +94,14 @@ export interface ReportingApi {
   /** Releases sockets. */
   close(): Promise<void>;
   /**
+   * Resolves the credentials once (the local override or the secret) without asking the API: a
+   * preflight that fails with CREDENTIALS_* before any report starts. Absent on test doubles.
+   */
+  ready?(): Promise<void>;
+  /**
    * A copy of `value` with every secret this client knows (client secret, tokens, their segments, in
    * every encoding) masked: for text that came from the API and leaves the process another way than
    * an error (the summary's top rows). Absent on test doubles that hold no secrets.
    */
   redact?<T>(value: T): T;
 }
-
-export type { ArrayFormat };

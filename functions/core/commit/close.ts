@@ -12,17 +12,38 @@
 import type { Config } from '../config/schema';
 import { ExporterError } from '../errors';
 import { manifestKey, stagingPrefix } from '../export/keys';
-import type { ManifestReport, RestatedWindow } from '../manifest';
-import type { FinalizeDeps, RunPlan } from '../run/types';
-import { WindowLease, WORKFLOW_LEASE } from './lease';
+import type { Log } from '../log';
+import type { ManifestReport, RestatedWindow, Window } from '../manifest';
+import type { Sink } from '../sink';
+import { type LeaseOptions, WindowLease, WORKFLOW_LEASE } from './lease';
 import { mergeReports, updateWindowManifest } from './window-manifest';
+
+/** What closing needs of the run's plan (a `RunPlan` is one). */
+export interface ClosingPlan {
+  readonly runId: string;
+  readonly scheduleId: string;
+  readonly scheduledTime: string;
+  readonly startedAt: string;
+  readonly window: Window;
+  /** Every (window, report) task; the windows other than `window` are the lookback's. */
+  readonly tasks: readonly { readonly window: Window }[];
+}
+
+/** What closing does its work with (the run's `FinalizeDeps` are these and more). */
+export interface CloseDeps {
+  readonly sink: Sink;
+  /** How the window's lease is held (default: the workflow's, `WORKFLOW_LEASE`). */
+  readonly lease?: LeaseOptions;
+  readonly log: Log;
+  readonly now: () => Date;
+}
 
 /** Returns the window manifest's key. */
 export async function closeWindow(
   config: Config,
-  plan: RunPlan,
+  plan: ClosingPlan,
   reports: readonly ManifestReport[],
-  deps: FinalizeDeps,
+  deps: CloseDeps,
   /** The earlier windows this run re-exported (lookback), for the window's manifest too. */
   restated: readonly RestatedWindow[] = [],
 ): Promise<string> {
@@ -79,7 +100,7 @@ export async function closeWindow(
  * in their Export steps and committed their reports there; the run ends by removing their staging
  * and releasing their leases too. Merging those windows' failed reports is the caller's.
  */
-async function releaseOtherWindows(config: Config, plan: RunPlan, deps: FinalizeDeps): Promise<void> {
+async function releaseOtherWindows(config: Config, plan: ClosingPlan, deps: CloseDeps): Promise<void> {
   const prefix = config.output.prefix;
   const others = new Map(
     plan.tasks.filter((t) => t.window.end !== plan.window.end).map((t) => [t.window.end, t]),

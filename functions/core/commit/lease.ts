@@ -124,23 +124,24 @@ export class WindowLease {
     );
   }
 
-  /** Renews every `everyMs` until stopped; `lost()` tells whether a renewal found the lease taken. */
-  keepAlive(everyMs = this.options.ttlMs / 4): { stop(): void; lost(): ExporterError | null } {
-    let lost: ExporterError | null = null;
+  /**
+   * Renews every `everyMs` until stopped. A renewal that fails is not fatal here: the commit checks
+   * the lease again before it publishes, so a run that lost its lease fails there, with nothing
+   * published.
+   */
+  keepAlive(everyMs = this.options.ttlMs / 4): { stop(): void } {
     let renewing = false; // a slow renewal is not overlapped by the next tick
     const timer = setInterval(() => {
       if (renewing) return;
       renewing = true;
       this.renew()
-        .catch((err: unknown) => {
-          if (err instanceof ExporterError && err.code === 'LEASE_LOST') lost = err;
-        })
+        .catch(() => undefined)
         .finally(() => {
           renewing = false;
         });
     }, everyMs);
     timer.unref();
-    return { stop: () => clearInterval(timer), lost: () => lost };
+    return { stop: () => clearInterval(timer) };
   }
 
   /** Deletes the lease if this run still holds it. Never throws. */

@@ -13,7 +13,8 @@
  * partition is not valid and `_SUCCESS` is absent. `discard` (a failure before step 1) drops the
  * staged parts and leaves the previous partition, `_SUCCESS` and manifest entry as they were.
  */
-import { type Format, manifestKey, partitionPrefix, stagingFolder, successKey } from '../export/keys';
+import type { Format } from '../export/formats';
+import { manifestKey, partitionPrefix, stagingFolder, successKey } from '../export/keys';
 import type { ManifestFile, ManifestReport, Window } from '../manifest';
 import type { Sink } from '../sink';
 import { mergeReports, updateWindowManifest } from './window-manifest';

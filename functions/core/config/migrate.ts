@@ -2,8 +2,10 @@
  * `migrate-v1`: turns a v1 reporting request URL into the v2 report config that replaces it, with
  * what changed and what is dropped. Pure: the CLI command only prints the result.
  */
+
 import { Document, visit } from 'yaml';
 import { ExporterError } from '../errors';
+import { own } from '../records';
 import { formatIssues } from './load';
 import { classifyParam, dropNote, FILTER_PARAMS, readQuery } from './migrate-params';
 import { isLinkMetric, normaliseV1Path, ROUTE_SPECS, type Route, V1_PATHS } from './routes';
@@ -174,7 +176,7 @@ function render(
   const lines = [`# migrated from GET ${v1Path}`, ...changes.map((c) => comment(`changed: ${c}`))];
   lines.push(...unique(dropped).map((d) => comment(`dropped: ${d}`)));
   for (const r of reports) {
-    const p = problems[r.id] ?? [];
+    const p = own(problems, r.id) ?? [];
     lines.push(
       p.length === 0
         ? `# ${r.id}: validates as printed`

@@ -1,6 +1,7 @@
 /** The `api`, `output` and `email` sections of `reports.yaml`. */
 import { z } from 'zod';
 import { CURSOR_PATH, DEFAULT_CURSOR_PATH } from '../api/cursor-location';
+import { DEFAULT_MAX_KEYS_PER_OBJECT } from '../export/flatten';
 import { FORMAT_IDS } from '../export/formats';
 import { baseUrlProblems, prefixProblem } from './locations';
 import { currencySchema, labelsSchema, mailbox, recipientList } from './schema-fields';
@@ -39,6 +40,18 @@ export const apiSchema = z.strictObject({
   maxRetries: z.int().min(0).max(20).default(5),
   /** The largest API response read; a larger one fails the report before it is parsed. */
   maxResponseMiB: z.number().min(1).max(512).default(32),
+  /**
+   * Pages in a row that only repeat rows already exported (or repeat an earlier page) before the
+   * report fails: a server ignoring the cursor would otherwise be paged forever.
+   */
+  maxRepeatedPages: z.int().min(1).max(1000).default(3),
+  /** Pages one report may take before it fails (a hard stop for a server that pages without end). */
+  maxPages: z.int().min(1).max(100_000_000).default(100_000),
+  /**
+   * A page that says its results are partial (`errors`, `warnings`, `partial: true` … in a 200):
+   * `warn` (the report warning SERVER_PARTIAL) or `fail` the report.
+   */
+  serverPartial: z.enum(['warn', 'fail']).default('warn'),
 });
 
 export const outputSchema = z.strictObject({
@@ -56,6 +69,14 @@ export const outputSchema = z.strictObject({
     .default(['parquet', 'csv']),
   /** A part file rolls over to the next at this many rows (bounds memory and file size). */
   maxRowsPerPart: z.int().min(1_000).max(50_000_000).default(1_000_000),
+  maxKeysPerObject: z
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(DEFAULT_MAX_KEYS_PER_OBJECT)
+    .describe(
+      'A nested object with more keys than this (per-country counts, data used as keys) is one column of JSON text instead of a column per key, with an OBJECT_AS_JSON warning',
+    ),
   columnNames: z
     .enum(['snake_case', 'api'])
     .default('snake_case')

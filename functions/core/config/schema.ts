@@ -4,6 +4,7 @@
  * call lives here, so `validate`, `run` and `cdk synth` reject the same configs with the same messages.
  */
 import { z } from 'zod';
+import { DEFAULT_MAX_KEYS_PER_OBJECT } from '../export/flatten';
 import { deploySchema } from './deploy-schema';
 import { ALWAYS, duplicates, emailAddress, strings } from './schema-fields';
 import { scheduleSchema } from './schema-schedule';
@@ -16,6 +17,7 @@ export const ConfigSchema = z
       prefix: 'exports/',
       formats: ['parquet', 'csv'],
       maxRowsPerPart: 1_000_000,
+      maxKeysPerObject: DEFAULT_MAX_KEYS_PER_OBJECT,
       columnNames: 'snake_case',
       csvFormulaGuard: false,
     }),

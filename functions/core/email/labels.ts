@@ -4,6 +4,7 @@
  * config's `labels:` override wins. Overrides are matched the same spelling-blind way, so a label written
  * for the API's name also applies to its snake_case column.
  */
+import { own } from '../records';
 
 /** Abbreviations spelled out, and acronyms kept in capitals. */
 const WORDS: Readonly<Record<string, string>> = {
@@ -39,7 +40,7 @@ export const sameName = (a: string, b: string): boolean => nameKey(a) === nameKe
 
 /** `paidImpressions` → "Paid impressions", `avgWatchTime` → "Average watch time", `roi` → "ROI". */
 export function humanise(name: string): string {
-  const out = words(name).map((w) => WORDS[w] ?? w);
+  const out = words(name).map((w) => own(WORDS, w) ?? w);
   const first = out[0];
   if (first === undefined) return name;
   out[0] = first.charAt(0).toUpperCase() + first.slice(1);

@@ -4,10 +4,10 @@
  * those `emailColumns` picks; cells are one-lined, cut, and JSON arrays become readable lists.
  */
 import type { ReportConfig } from '../config/schema';
+import type { SummaryRow } from '../export/top';
 import { DEFAULT_TOP_N } from '../export/top';
 import type { ManifestReport } from '../manifest';
 import { own } from '../records';
-import type { SummaryRow } from '../run/types';
 import { formatCell, readableList, truncate } from './format';
 import { sameName } from './labels';
 import { rowNoun } from './shape';

@@ -5,12 +5,14 @@
  * `revisedThresholdPercent` are listed; a re-export that failed is named (its earlier export stands).
  * The metrics are the report's KPIs (its `topBy` when it has none): what the email shows anyway.
  */
+
 import { DateTime } from 'luxon';
 import type { ScheduleConfig } from '../config/schema';
 import { type Manifest, type RestatedReport, totalNumber, type Window } from '../manifest';
+import { own } from '../records';
 import { escapeHtml as e, formatNumber, oneLine } from './format';
 import { SECTION_PAD } from './html-style';
-import type { SummarySection } from './sections';
+import type { SummarySection } from './section';
 
 export type RevisedLine =
   | {
@@ -39,7 +41,7 @@ export function revisedLines(
         continue;
       }
       for (const metric of metricsOf(schedule, r)) {
-        const moved = r.totals[metric];
+        const moved = own(r.totals, metric);
         if (!moved || moved.before === null || moved.after === null || moved.before === moved.after) continue;
         const before = totalNumber(moved.before);
         const after = totalNumber(moved.after);

@@ -3,23 +3,8 @@
  * for windows that were exported again). Each section lives in its own file and is listed in
  * `SECTIONS`; returning null leaves it out of that email. Every value must go through `escapeHtml`.
  */
-import type { Audience, SummaryView } from './model';
 import { revisedSection } from './revised';
-import type { SummaryInput } from './types';
-
-export interface SectionContext {
-  readonly view: SummaryView;
-  readonly input: SummaryInput;
-  readonly audience: Audience;
-}
-
-export interface SummarySection {
-  readonly id: string;
-  /** A `<tr><td>…</td></tr>` row of the email's main table, or null. */
-  html(ctx: SectionContext): string | null;
-  /** Lines of the text part, or null. */
-  text(ctx: SectionContext): readonly string[] | null;
-}
+import type { SectionContext, SummarySection } from './section';
 
 /** The sections in display order. Add a section here (one line) and in its own file. */
 export const SECTIONS: readonly SummarySection[] = [revisedSection];

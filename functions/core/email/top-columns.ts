@@ -6,8 +6,8 @@
  */
 import { type Picture, ROUTE_SPECS, type Route } from '../config/routes';
 import type { ReportConfig } from '../config/schema';
+import type { SummaryRow } from '../export/top';
 import { own } from '../records';
-import type { SummaryRow } from '../run/types';
 import { oneLine, readableList, truncate } from './format';
 import { sameName } from './labels';
 

@@ -3,8 +3,8 @@
  * the first and last dates under it, the peak and the total. Rendered with table cells only.
  */
 import type { ReportConfig } from '../config/schema';
+import type { SummaryRow } from '../export/top';
 import type { ManifestReport } from '../manifest';
-import type { SummaryRow } from '../run/types';
 import { formatDay, formatRange } from './dates';
 import { sameName } from './labels';
 import { topColumns } from './top-columns';

@@ -3,8 +3,9 @@
  * in), summed when several rows share a date, and grouped into at most MAX_BARS bars so a year of days
  * still fits a phone.
  */
+
+import type { SummaryRow } from '../export/top';
 import { own } from '../records';
-import type { SummaryRow } from '../run/types';
 
 export const MAX_BARS = 62;
 

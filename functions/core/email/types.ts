@@ -4,8 +4,8 @@
  * .html files (`#adapters/outbox-mailer`).
  */
 import type { Config, ScheduleConfig } from '../config/schema';
+import type { SummaryRow } from '../export/top';
 import type { Manifest } from '../manifest';
-import type { SummaryRow } from '../run/types';
 
 export interface EmailAttachment {
   readonly filename: string;

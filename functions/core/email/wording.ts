@@ -1,8 +1,8 @@
 /** Phrases both renderers share, so the HTML and the text part say the same thing. */
 
+import type { RunStatus } from '../manifest';
 import { arrow, type Delta } from './deltas';
 import { formatPercent } from './format';
-import type { SummaryView } from './model';
 import type { ValueFormat } from './units';
 
 /**
@@ -25,7 +25,11 @@ export function describeDelta(delta: Delta, fmt: Pick<ValueFormat, 'signed'>, vs
 }
 
 /** The one-line verdict of the run for the banner. */
-export function statusLine(view: Pick<SummaryView, 'status' | 'reports' | 'succeeded'>): string {
+export function statusLine(view: {
+  readonly status: RunStatus;
+  readonly reports: readonly unknown[];
+  readonly succeeded: number;
+}): string {
   const total = view.reports.length;
   const reports = `report${total === 1 ? '' : 's'}`;
   if (view.status === 'succeeded')

@@ -31,10 +31,33 @@ export function tableName(scheduleId: string, reportId: string, format: Format):
   return `${scheduleId}__${reportId}__${format}`.replace(/-/g, '_');
 }
 
+/**
+ * The table's columns after a commit: the model's, in file order, then any column the table had that
+ * the model no longer names (a table never loses a column, so a query that named it keeps working).
+ * A column the model names takes the model's type.
+ */
+export function mergedColumns(have: readonly GlueColumn[], want: readonly GlueColumn[]): GlueColumn[] {
+  const named = new Set(want.map((c) => c.name));
+  return [...want, ...have.filter((c) => !named.has(c.name))];
+}
+
+/** A report's table as Finalize creates it when absent (the deployment's catalog owns the rest). */
+export interface TableSpec {
+  readonly name: string;
+  /** What the table holds, e.g. `weekly-campaigns/posts (/v2/posts) as parquet`. */
+  readonly description: string;
+  /** The format's folder of the report, `s3://bucket/prefix/schedule/report/format/`. */
+  readonly location: string;
+  readonly format: Format;
+  readonly columns: readonly GlueColumn[];
+}
+
 /** The catalog that tables are kept equal to the model in (Glue in the deployment). */
 export interface Catalog {
   /** The table's columns, or null when the table does not exist. */
   columns(table: string): Promise<GlueColumn[] | null>;
   /** Sets the table's columns (everything else about the table unchanged). */
   setColumns(table: string, columns: readonly GlueColumn[]): Promise<void>;
+  /** Creates the table; false when it exists already (another run created it first). */
+  createTable(spec: TableSpec): Promise<boolean>;
 }

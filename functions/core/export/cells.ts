@@ -4,8 +4,8 @@
  * cell for cell: a value its column cannot hold is null there and its text is in the `…__raw` column.
  */
 import type { Window } from '../manifest';
-import type { ColumnDef } from './columns';
 import type { Cell } from './flatten';
+import type { ColumnDef } from './model';
 import type { RowGroupBuffer } from './rowgroup';
 import { breakOf, cellText, fitted } from './values';
 

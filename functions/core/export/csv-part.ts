@@ -1,8 +1,8 @@
 /** CSV encoding of one part: the header, then each row group's lines, as UTF-8. */
 import type { GroupCells } from './cells';
-import type { ColumnDef } from './columns';
 import { csvHeader, csvLines } from './csv';
 import type { Cell } from './flatten';
+import type { ColumnDef } from './model';
 import type { PartEncoder } from './part-encoder';
 
 const encoder = new TextEncoder();

@@ -7,8 +7,9 @@
  * string) or a header cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading `'`. Numbers,
  * booleans and dates are never touched, so `-5` stays a number a spreadsheet can sum.
  */
-import type { ColumnDef } from './columns';
+
 import type { Cell } from './flatten';
+import type { ColumnDef } from './model';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -12,10 +12,11 @@
  */
 import type { Window } from '../manifest';
 import { GroupCells } from './cells';
-import type { ColumnDef } from './columns';
 import { csvBytes } from './csv-part';
-import type { Format } from './keys';
-import { PART_ENCODERS, type PartEncoder } from './part-encoder';
+import type { Format } from './formats';
+import type { ColumnDef } from './model';
+import type { PartEncoder } from './part-encoder';
+import { PART_ENCODERS } from './part-encoders';
 import { type ColumnBatch, RowGroupBuffer } from './rowgroup';
 
 /** What the encoder needs to know about a part (sent with every call; it opens the part on first use). */

@@ -28,21 +28,34 @@ export interface CellSink {
   /** `key` is the field's API path as JSON text (`model.fieldKey`). */
   field(key: string, value: Cell): void;
   metric(name: string, value: Cell): void;
+  /** Told when the object at `key` had more keys than the bound and became one cell of JSON text. */
+  asJson?(key: string): void;
 }
 
+/**
+ * The default bound on the keys of one nested object (`output.maxKeysPerObject`): an object with more
+ * keys holds data in its keys (per-country counts), and a column per key would grow the model by
+ * thousands of columns (docs/export.md "A bound on columns").
+ */
+export const DEFAULT_MAX_KEYS_PER_OBJECT = 100;
+
 /** Flattens one row. Deeply nested objects are flattened recursively (`a_b_c`). */
-export function flattenRow(row: ApiRow): FlatRow {
+export function flattenRow(row: ApiRow, maxKeys = DEFAULT_MAX_KEYS_PER_OBJECT): FlatRow {
   const fields = new Map<string, Cell>();
   const metrics = new Map<string, Cell>();
-  flattenRowInto(row, {
-    field: (name, value) => fields.set(name, value),
-    metric: (name, value) => metrics.set(name, value),
-  });
+  flattenRowInto(
+    row,
+    {
+      field: (name, value) => fields.set(name, value),
+      metric: (name, value) => metrics.set(name, value),
+    },
+    maxKeys,
+  );
   return { fields, metrics };
 }
 
-/** Flattens one row into `out`. */
-export function flattenRowInto(row: ApiRow, out: CellSink): void {
+/** Flattens one row into `out`; a nested object of more than `maxKeys` keys becomes JSON text. */
+export function flattenRowInto(row: ApiRow, out: CellSink, maxKeys = DEFAULT_MAX_KEYS_PER_OBJECT): void {
   for (const key in row) {
     if (!Object.hasOwn(row, key)) continue;
     const value = row[key];
@@ -52,17 +65,22 @@ export function flattenRowInto(row: ApiRow, out: CellSink): void {
     }
     // `metrics: null` is a row without metrics, not a field named "metrics" (an empty column for good)
     if (key === 'metrics' && (value === null || value === undefined)) continue;
-    flattenField(out, topKey(key), value);
+    flattenField(out, topKey(key), value, maxKeys);
   }
 }
 
-function flattenField(out: CellSink, name: string, value: unknown): void {
+function flattenField(out: CellSink, name: string, value: unknown, maxKeys: number): void {
   if (isPlainObject(value)) {
+    if (keyCount(value) > maxKeys) {
+      out.field(name, toJsonText(value));
+      out.asJson?.(name);
+      return;
+    }
     let empty = true;
     for (const k in value) {
       if (!Object.hasOwn(value, k)) continue;
       empty = false;
-      flattenField(out, childName(name, k), value[k]);
+      flattenField(out, childName(name, k), value[k], maxKeys);
     }
     // An empty object still says the field exists; keep it as null rather than losing the column.
     if (empty) out.field(name, null);
@@ -115,6 +133,12 @@ function toCell(value: unknown): Cell {
   if (typeof value === 'bigint') return value;
   // Arrays (and objects inside metrics) are kept as JSON text so nothing is lost.
   return toJsonText(value);
+}
+
+function keyCount(value: Record<string, unknown>): number {
+  let n = 0;
+  for (const k in value) if (Object.hasOwn(value, k)) n += 1;
+  return n;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -7,8 +7,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { GroupCells } from './cells';
-import type { ColumnDef } from './columns';
 import type { Cell } from './flatten';
+import type { ColumnDef } from './model';
 import type { PartEncoder } from './part-encoder';
 
 /** Rows per gzip member: bounds the size of the intermediate strings. */

@@ -11,8 +11,6 @@
  */
 import { FORMATS, type Format, isFormat } from './formats';
 
-export type { Format };
-
 const DATE = String.raw`\d{4}-\d{2}-\d{2}`;
 
 export function reportPrefix(prefix: string, scheduleId: string, reportId: string): string {

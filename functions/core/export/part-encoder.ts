@@ -2,14 +2,10 @@
  * The encoders of a part's formats, one per format. An encoder is synchronous and stateful: it turns
  * each row group into the bytes to append to the part's object, and gives the last bytes (a footer,
  * or the header of a part without rows) at the end. They run in the encoder worker (`encoder.ts`),
- * never on the thread that fetches pages. A new format is one entry here and one in the registry (`formats.ts`).
+ * never on the thread that fetches pages. A new format is one class implementing `PartEncoder`, one
+ * entry in `part-encoders.ts` and one in the format registry (`formats.ts`).
  */
 import type { GroupCells } from './cells';
-import type { ColumnDef } from './columns';
-import { CsvEncoder } from './csv-part';
-import type { Format } from './formats';
-import { JsonlEncoder } from './jsonl';
-import { ParquetEncoder } from './parquet';
 
 export interface PartEncoder {
   /** The bytes of one row group (with the file's header first, where the format has one). */
@@ -27,12 +23,3 @@ export interface EncoderOptions {
   /** Prefix text cells a spreadsheet would run as a formula (CSV; `output.csvFormulaGuard`). */
   readonly formulaGuard: boolean;
 }
-
-/** One entry per format of the registry (formats.ts). */
-export const PART_ENCODERS: Readonly<
-  Record<Format, (columns: readonly ColumnDef[], options: EncoderOptions) => PartEncoder>
-> = {
-  parquet: (columns) => new ParquetEncoder(columns),
-  csv: (columns, options) => new CsvEncoder(columns, options.formulaGuard),
-  jsonl: (columns) => new JsonlEncoder(columns),
-};

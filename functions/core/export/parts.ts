@@ -13,10 +13,10 @@
  */
 import type { ManifestFile, Window } from '../manifest';
 import type { ObjectWriter, Sink } from '../sink';
-import type { ColumnDef } from './columns';
 import type { EncodedBytes, EncoderStream, PartSpec } from './encoder';
 import { FORMATS, type Format } from './formats';
 import { partKey } from './keys';
+import type { ColumnDef } from './model';
 
 interface OpenWriter {
   readonly format: Format;

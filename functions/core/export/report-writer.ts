@@ -16,20 +16,19 @@
 
 import type { ApiRow } from '../api/types';
 import type { ManifestFile, ReportWarning, TotalValue, Window } from '../manifest';
-import type { CheckpointState } from '../run/checkpoint';
-import type { SummaryRow } from '../run/types';
 import type { Sink } from '../sink';
-import type { ColumnDef } from './columns';
 import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
 import type { Format } from './formats';
+import type { ColumnDef } from './model';
 import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
 import type { ModelStore } from './model-store';
 import { PartSet } from './parts';
 import { RowGroupBuffer } from './rowgroup';
-import { TopN } from './top';
+import { type SummaryRow, TopN } from './top';
 import { Totals } from './totals';
-import { type BreakCode, breakOf, fitted } from './values';
-import { warningFor } from './warnings';
+import { breakOf, fitted } from './values';
+import { type WarningCode, warningFor } from './warnings';
+import type { WriterState } from './writer-state';
 
 export interface ReportWriterOptions extends ModelContext {
   readonly sink: Sink;
@@ -49,15 +48,15 @@ export interface ReportWriterOptions extends ModelContext {
   readonly maxPartBytes: number;
   /** Where row groups are encoded; default: on this thread (`inlineEncoder`). */
   readonly encoder?: Encoder;
+  /** `output.maxKeysPerObject`: a nested object with more keys is one column of JSON text. */
+  readonly maxKeysPerObject?: number;
 }
 
 /** Rows per slice sent to the encoder: about one page, so each send is short. */
 const SLICE_ROWS = 1_000;
 
-export type WriterState = Omit<CheckpointState, 'version' | 'cursor' | 'pages'>;
-
 export class ReportWriter {
-  private slice = new RowGroupBuffer();
+  private slice: RowGroupBuffer;
   private groupRows = 0;
   private model: ColumnModel | null = null;
   /** The model of a report that has had no row yet: used for its empty part, never stored. */
@@ -75,6 +74,7 @@ export class ReportWriter {
     private readonly o: ReportWriterOptions,
     from?: WriterState,
   ) {
+    this.slice = new RowGroupBuffer(o.maxKeysPerObject);
     this.breaks = new Map(Object.entries(from?.breaks ?? {}));
     this.totals = new Totals(from?.totals);
     this.top = new TopN(o.topBy === undefined && !o.inOrder ? 0 : o.topN, from?.top ?? []);
@@ -116,9 +116,13 @@ export class ReportWriter {
   private async send(): Promise<void> {
     const slice = this.slice;
     if (slice.rows === 0) return;
-    this.slice = new RowGroupBuffer();
+    this.slice = new RowGroupBuffer(this.o.maxKeysPerObject);
     const columns = await this.modelFor(slice);
     this.countBreaks(slice, columns);
+    for (const [key, rows] of slice.asJsonRows) {
+      const column = columns.find((c) => c.role === 'id' && c.key === key);
+      if (column !== undefined) this.count(`OBJECT_AS_JSON ${column.name}`, rows);
+    }
     // totals add what the files hold: each value as its column holds it (null where it broke the type)
     for (const c of columns) {
       if (c.role !== 'metric') continue;
@@ -161,10 +165,13 @@ export class ReportWriter {
       for (const v of slice.cells(c.key, c.role === 'metric') ?? []) {
         const code = breakOf(c.type, v);
         if (code === null) continue;
-        const id = `${code} ${c.name}`;
-        this.breaks.set(id, (this.breaks.get(id) ?? 0) + 1);
+        this.count(`${code} ${c.name}`, 1);
       }
     }
+  }
+
+  private count(id: string, n: number): void {
+    this.breaks.set(id, (this.breaks.get(id) ?? 0) + n);
   }
 
   /** Flushes and closes the open part (continuation point, or the end). */
@@ -211,7 +218,8 @@ export class ReportWriter {
     return [...this.breaks].map(([id, count]) => {
       const space = id.indexOf(' ');
       const column = id.slice(space + 1);
-      return warningFor(id.slice(0, space) as BreakCode, column, count, raws.get(column) ?? `${column}__raw`);
+      const code = id.slice(0, space) as WarningCode;
+      return warningFor(code, column, count, raws.get(column) ?? `${column}__raw`, this.o.maxKeysPerObject);
     });
   }
 

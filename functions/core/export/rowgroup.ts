@@ -5,7 +5,7 @@
  * every column has `rows` cells whenever it is read (the padding happens once, on first read).
  */
 import type { ApiRow } from '../api/types';
-import { type Cell, type CellSink, flattenRowInto } from './flatten';
+import { type Cell, type CellSink, DEFAULT_MAX_KEYS_PER_OBJECT, flattenRowInto } from './flatten';
 import type { GroupColumns } from './model';
 
 /**
@@ -23,7 +23,12 @@ export class RowGroupBuffer implements CellSink {
   /** Insertion order = first-seen order within this group. Fields by `fieldKey(path)`, metrics by name. */
   readonly fields = new Map<string, Cell[]>();
   readonly metrics = new Map<string, Cell[]>();
+  /** Field key → rows in which its object had more keys than the bound and became JSON text. */
+  readonly asJsonRows = new Map<string, number>();
   private padded = 0;
+
+  /** `maxKeys`: the bound on one nested object's keys (`output.maxKeysPerObject`). */
+  constructor(private readonly maxKeys = DEFAULT_MAX_KEYS_PER_OBJECT) {}
 
   /** A buffer holding exactly `batch`'s rows (its arrays are taken as they are, not copied). */
   static of(batch: ColumnBatch): RowGroupBuffer {
@@ -37,7 +42,7 @@ export class RowGroupBuffer implements CellSink {
 
   /** Flattens one API row into the columns. */
   addRow(row: ApiRow): void {
-    flattenRowInto(row, this);
+    flattenRowInto(row, this, this.maxKeys);
     this.rows += 1;
   }
 
@@ -47,6 +52,10 @@ export class RowGroupBuffer implements CellSink {
 
   metric(name: string, value: Cell): void {
     put(this.metrics, name, value, this.rows);
+  }
+
+  asJson(key: string): void {
+    this.asJsonRows.set(key, (this.asJsonRows.get(key) ?? 0) + 1);
   }
 
   /** The cells of a field (by key) or metric (by name), or undefined when no row had it. */

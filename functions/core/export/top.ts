@@ -3,7 +3,12 @@
  * size. Ties keep the row that came first (lower sequence number), so the result does not depend on
  * page timing or on where a continuation split the export.
  */
-import type { SummaryRow } from '../run/types';
+import * as z from 'zod/mini';
+import { keyedRecord } from '../keyed-record';
+
+/** One row of the summary's top-N table: flattened, values already typed, strings untrusted. */
+export const SummaryRowSchema = keyedRecord(z.union([z.string(), z.number(), z.boolean(), z.null()]));
+export type SummaryRow = z.infer<typeof SummaryRowSchema>;
 
 /** Rows in the email's top list when a report sets `summary.topBy` and not `summary.topN`. */
 export const DEFAULT_TOP_N = 10;

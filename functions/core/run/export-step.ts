@@ -109,6 +109,7 @@ async function exportWithLease(
       naming: config.output.columnNames,
       overrides: report.columns,
       formulaGuard: config.output.csvFormulaGuard,
+      maxKeysPerObject: config.output.maxKeysPerObject,
       ...(trendCap !== null
         ? { topBy: undefined, topN: trendCap, inOrder: true }
         : { topBy: report.summary.topBy, topN: report.summary.topN ?? DEFAULT_TOP_N }),

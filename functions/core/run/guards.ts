@@ -12,18 +12,28 @@
  *   page after pages that did carry a cursor is what a report of an exact multiple of `limit` rows
  *   looks like, so it stays quiet.)
  * - ID_FIELDS_MISSING: rows without the fields that identify a row on the route.
- * - ROWS_REPEATED: rows whose identifying fields were already seen in this export.
+ * - ROWS_REPEATED: rows whose identifying fields were already seen in this export, or rows of a page
+ *   identical to one of the last pages (`./page-repeats`, also across continuations). Pages that
+ *   only repeat stop the export after `api.maxRepeatedPages` (API_CURSOR_LOOP), and more than
+ *   `api.maxPages` pages stop it too (API_PAGE_LIMIT).
+ * - SERVER_PARTIAL: pages that said their results are partial (`ApiPage.serverPartial`: `errors`,
+ *   `warnings`, `partial: true` …); with `api.serverPartial: fail`, the first such page fails the
+ *   report (API_PARTIAL).
  *
  * State is small and fits the checkpoint, except the set of identities seen, which is kept per step
- * (and capped): after a continuation, a repeat of a row from an earlier step goes unnoticed.
+ * (and capped): after a continuation, a single repeated row of an earlier step goes unnoticed (a
+ * whole repeated page does not: its fingerprint is in the checkpoint).
  */
 import * as z from 'zod/mini';
 import { toJsonText } from '../api/json';
+import type { ServerPartial } from '../api/partial';
 import type { ApiPage, ApiRow } from '../api/types';
 import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig } from '../config/schema';
+import { ExporterError } from '../errors';
 import { type ReportWarning, ReportWarningSchema } from '../manifest';
 import { HashSet53 } from './hash-set';
+import { PageRepeats, PageRepeatsStateSchema } from './page-repeats';
 
 /** Identities remembered for ROWS_REPEATED (8–16 MB of hashes at the cap, `HashSet53`). */
 const MAX_TRACKED = 1_000_000;
@@ -39,6 +49,11 @@ export interface GuardOptions {
   readonly limit: number;
   /** Where the exporter reads the cursor (`api.cursorPath`), for messages. */
   readonly cursorPath: string;
+  /** `api.maxRepeatedPages`, `api.maxPages` (./page-repeats). */
+  readonly maxRepeatedPages: number;
+  readonly maxPages: number;
+  /** `api.serverPartial`: warn (SERVER_PARTIAL) or fail the report (API_PARTIAL). */
+  readonly serverPartial: 'warn' | 'fail';
 }
 
 /** The guards' resumable state (kept in the export checkpoint). */
@@ -51,6 +66,16 @@ export const GuardStateSchema = z.object({
   /** Pages observed, and whether any carried a cursor where the exporter reads it. */
   pages: z.optional(z.int().check(z.nonnegative())),
   sawCursor: z.optional(z.boolean()),
+  /** Fingerprints of the last pages and the run of repeated pages (./page-repeats). */
+  repeats: z.optional(PageRepeatsStateSchema),
+  /** Pages that said they were partial, the fields that said so and the server's first words. */
+  partial: z.optional(
+    z.object({
+      pages: z.int().check(z.nonnegative()),
+      markers: z.array(z.string()),
+      messages: z.array(z.string()),
+    }),
+  ),
 });
 export type GuardState = z.infer<typeof GuardStateSchema>;
 
@@ -65,6 +90,9 @@ export function lossGuards(config: Config, report: ReportConfig, from?: GuardSta
       paged: spec.paged,
       limit: config.api.pageSize,
       cursorPath: config.api.cursorPath,
+      maxRepeatedPages: config.api.maxRepeatedPages,
+      maxPages: config.api.maxPages,
+      serverPartial: config.api.serverPartial,
     },
     from,
   );
@@ -79,6 +107,8 @@ export class LossGuards {
   private pages: number;
   private sawCursor: boolean;
   private readonly identities = new HashSet53();
+  private readonly repeats: PageRepeats;
+  private readonly partial: { pages: number; markers: string[]; messages: string[] };
 
   constructor(
     private readonly o: GuardOptions,
@@ -92,17 +122,55 @@ export class LossGuards {
     this.pageWarning = from?.pageWarning ? { ...from.pageWarning } : null;
     this.pages = from?.pages ?? 0;
     this.sawCursor = from?.sawCursor ?? false;
+    this.repeats = new PageRepeats(
+      { label: `GET /v2/${o.route}`, maxRepeatedPages: o.maxRepeatedPages, maxPages: o.maxPages },
+      from?.repeats,
+    );
+    this.partial = {
+      pages: from?.partial?.pages ?? 0,
+      markers: [...(from?.partial?.markers ?? [])],
+      messages: [...(from?.partial?.messages ?? [])],
+    };
   }
 
-  /** Looks at one page's rows and how it ended. */
+  /**
+   * Looks at one page's rows and how it ended, before the page is written; throws when paging must
+   * stop (repeated pages, the page cap) or a partial page must fail the report.
+   */
   observe(page: ApiPage): void {
-    for (const row of page.rows) this.row(row);
+    const before = this.repeated;
+    let fingerprint = 0;
+    for (const row of page.rows) fingerprint = (fingerprint + this.row(row)) % 2 ** 53;
+    const repeatedRows = this.repeated - before;
+    const rows = page.rows.length;
+    if (this.repeats.observe({ rows, repeatedRows, fingerprint: rows === 0 ? null : fingerprint })) {
+      // a page identical to one of an earlier step: its rows repeat although this step never saw them
+      this.repeated += rows - repeatedRows;
+    }
+    if (page.serverPartial) this.partialPage(page.serverPartial);
     this.pages += 1;
     if (page.nextCursor === null) this.lastPage(page);
     else this.sawCursor = true;
   }
 
-  private row(row: ApiRow): void {
+  private partialPage(said: ServerPartial): void {
+    this.partial.pages += 1;
+    for (const m of said.markers) if (!this.partial.markers.includes(m)) this.partial.markers.push(m);
+    for (const m of said.messages) {
+      if (this.partial.messages.length < 3 && !this.partial.messages.includes(m))
+        this.partial.messages.push(m);
+    }
+    if (this.o.serverPartial === 'fail') {
+      throw new ExporterError(
+        'API_PARTIAL',
+        `GET /v2/${this.o.route}: page ${this.pages + 1} said its results are partial (${said.markers.join(', ')})${quoted(said.messages)}; the report fails because api.serverPartial is fail — re-run the window once the server answers completely`,
+        { details: { route: this.o.route, page: this.pages + 1, markers: said.markers } },
+      );
+    }
+  }
+
+  /** Counts one row; returns its identity hash (of its JSON on routes without identifying fields). */
+  private row(row: ApiRow): number {
     this.rows += 1;
     if (this.seenMetrics.size < this.o.metrics.length) {
       const m = row.metrics;
@@ -110,13 +178,13 @@ export class LossGuards {
         for (const name of this.o.metrics) if (Object.hasOwn(m, name)) this.seenMetrics.add(name);
       }
     }
-    if (this.o.keyFields.length === 0) return;
+    if (this.o.keyFields.length === 0) return hash53(toJsonText(row));
     let key = '';
     for (const field of this.o.keyFields) {
       const v = Object.hasOwn(row, field) ? row[field] : undefined;
       if (v === undefined || v === null || v === '') {
         this.lackingIds += 1;
-        return;
+        return hash53(toJsonText(row));
       }
       // toJsonText, not JSON.stringify: an id beyond 2^53 arrives as a bigint (api/json.ts)
       key += `${typeof v === 'string' ? v : toJsonText(v)}\u0000`;
@@ -125,6 +193,7 @@ export class LossGuards {
     if (this.identities.size < MAX_TRACKED) {
       if (!this.identities.add(h)) this.repeated += 1;
     } else if (this.identities.has(h)) this.repeated += 1;
+    return h;
   }
 
   private lastPage(page: ApiPage): void {
@@ -163,6 +232,13 @@ export class LossGuards {
         message: `${this.lackingIds} of ${this.rows} rows lack the field(s) that identify a row on ${this.o.route} (${this.o.keyFields.join(', ')}), so they cannot be told apart or joined. The server's rows differ from what the exporter expects: run \`report-exporter check\` and look at the fields it lists.`,
       });
     }
+    if (this.partial.pages > 0) {
+      out.push({
+        code: 'SERVER_PARTIAL',
+        count: this.partial.pages,
+        message: `${this.partial.pages} of ${this.pages} pages said their results are partial (${this.partial.markers.join(', ')})${quoted(this.partial.messages)}, so the files may lack rows or values the server did not deliver. Re-run the window later; set api.serverPartial: fail to fail such a report instead.`,
+      });
+    }
     if (this.repeated > 0) {
       out.push({
         code: 'ROWS_REPEATED',
@@ -182,9 +258,19 @@ export class LossGuards {
       pageWarning: this.pageWarning,
       pages: this.pages,
       sawCursor: this.sawCursor,
+      repeats: this.repeats.snapshot(),
+      partial: {
+        pages: this.partial.pages,
+        markers: [...this.partial.markers],
+        messages: [...this.partial.messages],
+      },
     };
   }
 }
+
+/** `: "a"; "b"` — the server's own words, or nothing. */
+const quoted = (messages: readonly string[]) =>
+  messages.length === 0 ? '' : `: ${messages.map((m) => JSON.stringify(m)).join('; ')}`;
 
 /** A 53-bit hash (two 32-bit FNV-1a variants): collisions are negligible at a million keys. */
 function hash53(text: string): number {

@@ -14,9 +14,10 @@ import type { ReportingApi } from '../api/types';
 import type { ReportConfig } from '../config/schema';
 import { trimTopRows } from '../email/top-columns';
 import { ExporterError } from '../errors';
+import type { SummaryRow } from '../export/top';
 import type { ReportWarning } from '../manifest';
 import type { CheckpointState } from './checkpoint';
-import type { ReportOutcome, SummaryRow } from './types';
+import type { ReportOutcome } from './types';
 
 /**
  * What the exporter lets a payload reach, of Step Functions' 256 KB limit on a state's input or

@@ -20,6 +20,7 @@ import type {
   RestatedWindow,
   TotalBeforeAfter,
 } from '../manifest';
+import { own } from '../records';
 import type { Sink } from '../sink';
 import type { PreviousEntry, ReportOutcome, RunPlan } from './types';
 
@@ -106,10 +107,17 @@ function firstExport(m: Manifest): ManifestHistoryEntry {
 
 function compare(now: ManifestReport, was: PreviousEntry | null): RestatedReport {
   const ok = now.status === 'succeeded';
-  const totals: Record<string, TotalBeforeAfter> = {};
-  for (const metric of new Set([...Object.keys(was?.totals ?? {}), ...Object.keys(now.totals)])) {
-    totals[metric] = { before: was?.totals[metric] ?? null, after: ok ? (now.totals[metric] ?? null) : null };
-  }
+  // built with fromEntries and read with own(): a metric named "__proto__" or "constructor" is a key
+  const names = new Set([...Object.keys(was?.totals ?? {}), ...Object.keys(now.totals)]);
+  const totals: Record<string, TotalBeforeAfter> = Object.fromEntries(
+    [...names].map((metric): [string, TotalBeforeAfter] => [
+      metric,
+      {
+        before: (was ? own(was.totals, metric) : undefined) ?? null,
+        after: ok ? (own(now.totals, metric) ?? null) : null,
+      },
+    ]),
+  );
   return {
     reportId: now.reportId,
     status: now.status,

@@ -10,6 +10,7 @@
 
 import { WindowLease, WORKFLOW_LEASE } from '../commit/lease';
 import type { Config } from '../config/schema';
+import { createLimiter } from '../limiter';
 import { exportReportStep } from './export-step';
 import { finalizeRun } from './finalize';
 import { planRun } from './plan';
@@ -43,30 +44,20 @@ export async function runSchedule(
   );
   const heartbeat = lease.keepAlive();
   try {
-    const outcomes = await inPool(
-      plan.tasks,
-      Math.max(config.api.concurrency, perWindow),
-      async (task: ReportTask): Promise<ReportOutcome> => {
-        // No time limit in-process, so the step always finishes in one go.
-        const result = await exportReportStep(config, task, null, deps);
-        if (result.status !== 'done') throw new Error('an export without a time limit cannot pause');
-        return result.outcome;
-      },
+    const pool = createLimiter(Math.max(config.api.concurrency, perWindow));
+    const outcomes = await Promise.all(
+      plan.tasks.map((task: ReportTask) =>
+        pool.run(async (): Promise<ReportOutcome> => {
+          // No time limit in-process, so the step always finishes in one go.
+          const result = await exportReportStep(config, task, null, deps);
+          if (result.status !== 'done') throw new Error('an export without a time limit cannot pause');
+          return result.outcome;
+        }),
+      ),
     );
     return await finalizeRun(config, plan, outcomes, deps);
   } finally {
     heartbeat.stop();
     await lease.release();
   }
-}
-
-/** `work` over every item with at most `size` running at once; results in item order. */
-async function inPool<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
-  return results;
 }

@@ -4,6 +4,8 @@
  * and through the CLI, which calls the same core functions in-process.
  */
 import * as z from 'zod/mini';
+import { SummaryRowSchema } from '../export/top';
+import { keyedRecord } from '../keyed-record';
 import { ManifestReportSchema, TotalValueSchema, WindowSchema } from '../manifest';
 
 /** What EventBridge Scheduler (or the CLI) starts a run with. */
@@ -48,16 +50,9 @@ export type RunPlan = z.infer<typeof RunPlanSchema>;
 export const ExportCheckpointSchema = z.record(z.string(), z.unknown());
 export type ExportCheckpoint = z.infer<typeof ExportCheckpointSchema>;
 
-/** One row of the summary's top-N table: flattened, values already typed, strings untrusted. */
-export const SummaryRowSchema = z.record(
-  z.string(),
-  z.union([z.string(), z.number(), z.boolean(), z.null()]),
-);
-export type SummaryRow = z.infer<typeof SummaryRowSchema>;
-
 const PreviousEntrySchema = z.object({
   rowCount: z.int().check(z.nonnegative()),
-  totals: z.record(z.string(), TotalValueSchema),
+  totals: keyedRecord(TotalValueSchema),
 });
 export type PreviousEntry = z.infer<typeof PreviousEntrySchema>;
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFsSink } from '#adapters/fs-sink';
 import { type LeaseOptions, LeaseRecordSchema, WindowLease } from '#core/commit/lease';
 import { isExporterError } from '#core/errors';
@@ -65,8 +65,20 @@ describe('window lease', () => {
 
   it('waits a bounded time and takes the window once the holder releases it', async () => {
     const a = await WindowLease.acquire(sink, REF, 'run-a', FAST, () => new Date());
-    setTimeout(() => void a.release(), 100);
-    await WindowLease.acquire(sink, REF, 'run-b', { ...FAST, waitMs: 5_000 }, () => new Date());
+    let reads = 0; // run-b's looks at the lease: the first finds run-a, so b is waiting
+    const counted = new Proxy(sink, {
+      get: (target, key, receiver) =>
+        key === 'getTagged'
+          ? (k: string) => {
+              reads += 1;
+              return target.getTagged(k);
+            }
+          : Reflect.get(target, key, receiver),
+    });
+    const b = WindowLease.acquire(counted, REF, 'run-b', { ...FAST, waitMs: 5_000 }, () => new Date());
+    await vi.waitUntil(() => reads > 0);
+    await a.release();
+    await b;
     expect(await holder()).toBe('run-b');
   });
 
@@ -101,21 +113,25 @@ describe('window lease', () => {
   });
 
   it('keepAlive renews the lease so it outlives its first expiry', async () => {
-    let t = Date.parse('2026-11-23T08:00:00Z');
-    const now = () => new Date(t);
-    const lease = await WindowLease.acquire(sink, REF, 'run-a', FAST, now);
-    const beat = lease.keepAlive(20);
-    const expiry = async () => {
-      const body = (await sink.getObject(KEY)) ?? new Uint8Array();
-      return LeaseRecordSchema.parse(JSON.parse(new TextDecoder().decode(body))).expiresAt;
-    };
-    const first = await expiry();
-    t += 50_000; // 10 s before the first expiry
-    for (let i = 0; i < 500 && (await expiry()) === first; i += 1)
-      await new Promise((r) => setTimeout(r, 10));
-    t += 50_000; // past the first expiry, within the renewed one
-    await busy(WindowLease.acquire(sink, REF, 'run-b', FAST, now));
-    beat.stop();
-    expect(beat.lost()).toBeNull();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      let t = Date.parse('2026-11-23T08:00:00Z');
+      const now = () => new Date(t);
+      const lease = await WindowLease.acquire(sink, REF, 'run-a', FAST, now);
+      const beat = lease.keepAlive(20);
+      const expiry = async () => {
+        const body = (await sink.getObject(KEY)) ?? new Uint8Array();
+        return LeaseRecordSchema.parse(JSON.parse(new TextDecoder().decode(body))).expiresAt;
+      };
+      const first = await expiry();
+      t += 50_000; // 10 s before the first expiry
+      await vi.advanceTimersByTimeAsync(20); // one renewal
+      await vi.waitUntil(async () => (await expiry()) !== first);
+      t += 50_000; // past the first expiry, within the renewed one
+      await busy(WindowLease.acquire(sink, REF, 'run-b', FAST, now));
+      beat.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -94,7 +94,7 @@ describe('unknown keys', () => {
 
   it('lists the known keys when nothing is close', () => {
     expect(problemsOf({ ...baseConfig(), output: { bucket: 'x' } })).toEqual([
-      'output.bucket: unknown key "bucket"; known keys here: prefix, formats, maxRowsPerPart, columnNames, csvFormulaGuard, bucketName',
+      'output.bucket: unknown key "bucket"; known keys here: prefix, formats, maxRowsPerPart, maxKeysPerObject, columnNames, csvFormulaGuard, bucketName',
     ]);
   });
 });

@@ -165,6 +165,7 @@ describe('defaults', () => {
       prefix: 'exports/',
       formats: ['parquet', 'csv'],
       maxRowsPerPart: 1_000_000,
+      maxKeysPerObject: 100,
       columnNames: 'snake_case',
       csvFormulaGuard: false,
     });

@@ -2,8 +2,8 @@
 import { parseConfig } from '#core/config/load';
 import type { Config, ScheduleConfig } from '#core/config/schema';
 import type { SummaryInput } from '#core/email/types';
+import type { SummaryRow } from '#core/export/top';
 import type { Manifest, ManifestReport } from '#core/manifest';
-import type { SummaryRow } from '#core/run/types';
 
 export const CONFIG_YAML = `
 api: { baseUrl: http://127.0.0.1:9, credentialsSecret: s }

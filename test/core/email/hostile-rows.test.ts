@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderSummary } from '#core/email/summary';
 import { topColumns, trimTopRows } from '#core/email/top-columns';
-import type { SummaryRow } from '#core/run/types';
+import type { SummaryRow } from '#core/export/top';
 import { config, summaryInput, TOP_CREATORS } from './fixtures';
 
 /** The fixture rows, some with a `constructor`, `__proto__` or `toString` field (as JSON.parse makes them). */

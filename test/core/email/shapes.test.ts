@@ -9,8 +9,8 @@ import { renderSummary } from '#core/email/summary';
 import { topColumns } from '#core/email/top-columns';
 import { buildTrend, MAX_BARS } from '#core/email/trend';
 import type { SummaryInput } from '#core/email/types';
+import type { SummaryRow } from '#core/export/top';
 import type { Manifest, ManifestReport } from '#core/manifest';
-import type { SummaryRow } from '#core/run/types';
 
 const YAML = `
 api: { baseUrl: http://127.0.0.1:9, credentialsSecret: s }

@@ -85,4 +85,66 @@ describe('issue 22 regressions in the export step', () => {
       await duckQuery(`SELECT dt::VARCHAR AS dt, dt__2 FROM read_parquet(${glob}, hive_partitioning = true)`),
     ).toEqual([{ dt: '2026-11-22', dt__2: '2026-11-05' }]);
   });
+
+  it('keeps a 4,000-key breakdown as one JSON column with a warning, and the next run of the report succeeds', async () => {
+    const breakdown = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`c${i}`, i]));
+    const wide = [1, 2].map((i) => ({
+      postId: `p${i}`,
+      breakdown,
+      metrics: { likes: i, shares: 1, engagementRate: 0 },
+    }));
+    const first = outcomeOf(await exportReportStep(postsConfig(), POSTS_TASK, null, deps(wide)));
+    expect(first.manifest.status, first.manifest.error ?? '').toBe('succeeded');
+    expect(first.manifest.columns.map((c) => c.name)).toEqual([
+      'post_id',
+      'breakdown',
+      'window_start',
+      'window_end',
+      'likes',
+      'shares',
+      'engagement_rate',
+    ]);
+    expect(first.manifest.warnings).toEqual([
+      expect.objectContaining({ code: 'OBJECT_AS_JSON', column: 'breakdown', count: 2 }),
+    ]);
+    const back = await duckQuery(
+      `SELECT json_extract(breakdown, '$.c3999')::INT AS v FROM read_parquet(${await parts('parquet')})`,
+    );
+    expect(back).toEqual([{ v: 3999 }, { v: 3999 }]);
+    const plain = [1, 2, 3, 4, 5, 6].map((i) => ({
+      postId: `q${i}`,
+      metrics: { likes: i, shares: 1, engagementRate: 0 },
+    }));
+    const next = outcomeOf(
+      await exportReportStep(
+        postsConfig(),
+        {
+          ...POSTS_TASK,
+          runId: 'r2',
+          window: { start: '2026-11-23', end: '2026-11-23', timezone: 'UTC' },
+        },
+        null,
+        deps(plain),
+      ),
+    );
+    expect(next.manifest.status, next.manifest.error ?? '').toBe('succeeded');
+    expect(next.manifest.rowCount).toBe(6);
+  });
+
+  it('bounds objects by output.maxKeysPerObject', async () => {
+    const rows = [
+      { postId: 'p1', geo: { de: 1, fr: 2, it: 3 }, metrics: { likes: 1, shares: 1, engagementRate: 0 } },
+    ];
+    const config = postsConfig();
+    const outcome = outcomeOf(
+      await exportReportStep(
+        { ...config, output: { ...config.output, maxKeysPerObject: 2 } },
+        POSTS_TASK,
+        null,
+        deps(rows),
+      ),
+    );
+    expect(outcome.manifest.columns.map((c) => c.name)).toContain('geo');
+    expect(outcome.manifest.warnings?.[0]?.message).toContain('more than 2 keys');
+  });
 });

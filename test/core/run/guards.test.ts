@@ -9,6 +9,9 @@ const OPTIONS: GuardOptions = {
   paged: true,
   limit: 3,
   cursorPath: 'nextCursor',
+  maxRepeatedPages: 3,
+  maxPages: 100_000,
+  serverPartial: 'warn',
 };
 const row = (id: string | undefined, metrics: Record<string, number | null>): ApiRow =>
   id === undefined ? { metrics } : { campaignId: id, metrics };
@@ -123,5 +126,102 @@ describe('silent-loss guards', () => {
     resumed.observe(page([row('c', { likes: 1 })], null, 1));
     expect(codes(resumed)).toEqual(['METRIC_MISSING', 'ID_FIELDS_MISSING']);
     expect(resumed.warnings()[0]?.count).toBe(3);
+  });
+
+  it('stops after maxRepeatedPages pages in a row that only repeat exported rows, before the last is written', () => {
+    const g = new LossGuards(OPTIONS);
+    const same = ['a', 'b'].map((id) => row(id, { likes: 1, comments: 1 }));
+    g.observe(page(same, 'c0', 0));
+    g.observe(page(same, 'c1', 1));
+    g.observe(page(same, 'c2', 2));
+    expect(() => g.observe(page(same, 'c3', 3))).toThrow(
+      expect.objectContaining({
+        code: 'API_CURSOR_LOOP',
+        message:
+          'GET /v2/campaigns/performance: 3 pages in a row held only rows already exported (the server seems to ignore the cursor and serve the same page again with a new cursor); stopped at page 4 so the files do not grow without end. Report it to the API provider; api.maxRepeatedPages (now 3) sets how many such pages are tolerated',
+      }),
+    );
+  });
+
+  it('lets a page that repeats some rows, then new pages, go on (a repeat run is reset)', () => {
+    const g = new LossGuards(OPTIONS);
+    for (let i = 0; i < 20; i++) {
+      const rows = [row(`n${i}`, { likes: 1, comments: 1 }), row('shared', { likes: 1, comments: 1 })];
+      g.observe(page(rows, `c${i}`, i));
+    }
+    expect(g.warnings()).toEqual([expect.objectContaining({ code: 'ROWS_REPEATED', count: 19 })]);
+  });
+
+  it('catches a server looping across continuations: the repeated page is known from the checkpoint', () => {
+    const same = ['a', 'b'].map((id) => row(id, { likes: 1, comments: 1 }));
+    let state = new LossGuards(OPTIONS).snapshot();
+    let thrown: unknown = null;
+    // one page per step: each step starts with no identities, only what the checkpoint carries
+    for (let step = 0; step < 5 && thrown === null; step++) {
+      const g = new LossGuards(OPTIONS, JSON.parse(JSON.stringify(state)));
+      try {
+        g.observe(page(same, `c${step}`, 0));
+      } catch (err: unknown) {
+        thrown = err;
+      }
+      state = g.snapshot();
+    }
+    expect(thrown).toEqual(expect.objectContaining({ code: 'API_CURSOR_LOOP' }));
+    expect(state.repeats?.run).toBe(3);
+    expect(JSON.stringify(state).length).toBeLessThan(2_000);
+  });
+
+  it('catches a cycle of two identical pages with rows of no identity (a keyless route)', () => {
+    const g = new LossGuards({ ...OPTIONS, keyFields: [] });
+    const p1 = [row(undefined, { likes: 1, comments: 1 })];
+    const p2 = [row(undefined, { likes: 2, comments: 2 })];
+    g.observe(page(p1, 'a', 0));
+    g.observe(page(p2, 'b', 1));
+    g.observe(page(p1, 'c', 2));
+    g.observe(page(p2, 'd', 3));
+    expect(() => g.observe(page(p1, 'e', 4))).toThrow(expect.objectContaining({ code: 'API_CURSOR_LOOP' }));
+  });
+
+  it('fails loudly past maxPages pages', () => {
+    const g = new LossGuards({ ...OPTIONS, maxPages: 5 });
+    for (let i = 0; i < 5; i++) g.observe(page([row(`r${i}`, { likes: 1, comments: 1 })], `c${i}`, i));
+    expect(() => g.observe(page([row('r5', { likes: 1, comments: 1 })], 'c5', 5))).toThrow(
+      expect.objectContaining({
+        code: 'API_PAGE_LIMIT',
+        message: expect.stringContaining('the report passed 5 pages (api.maxPages) and was stopped'),
+      }),
+    );
+  });
+
+  it("SERVER_PARTIAL: pages that said their results are partial, with the server's words", () => {
+    const g = new LossGuards(OPTIONS);
+    const partial = { markers: ['errors'], messages: ['shard 3 of 4 timed out; results are partial'] };
+    g.observe({ ...page([row('a', { likes: 1, comments: 1 })], 'c1', 0), serverPartial: partial });
+    g.observe({
+      ...page([row('b', { likes: 1, comments: 1 })], null, 1),
+      serverPartial: { markers: ['partial'], messages: [] },
+    });
+    expect(g.warnings()).toEqual([
+      {
+        code: 'SERVER_PARTIAL',
+        count: 2,
+        message:
+          '2 of 2 pages said their results are partial (errors, partial): "shard 3 of 4 timed out; results are partial", so the files may lack rows or values the server did not deliver. Re-run the window later; set api.serverPartial: fail to fail such a report instead.',
+      },
+    ]);
+  });
+
+  it('fails the report on the first partial page with serverPartial: fail', () => {
+    const g = new LossGuards({ ...OPTIONS, serverPartial: 'fail' });
+    const said = { markers: ['partial'], messages: [] };
+    expect(() =>
+      g.observe({ ...page([row('a', { likes: 1, comments: 1 })], null, 0), serverPartial: said }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'API_PARTIAL',
+        message:
+          'GET /v2/campaigns/performance: page 1 said its results are partial (partial); the report fails because api.serverPartial is fail — re-run the window once the server answers completely',
+      }),
+    );
   });
 });

@@ -10,9 +10,9 @@
  * executions with `Input` and, when succeeded, `Output` as JSON text, or `Error` and `Cause`.
  */
 import * as z from 'zod/mini';
-import { type ReportTask, ReportTaskSchema } from '#core/run/types';
-import type { Sink } from '#core/sink';
-import { type MapResult, MapResultSchema } from './payloads';
+import type { Sink } from '../sink';
+import { type MapResult, MapResultSchema } from './map-results';
+import { type ReportTask, ReportTaskSchema } from './types';
 
 const decode = (body: Uint8Array) => new TextDecoder().decode(body);
 

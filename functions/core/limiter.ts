@@ -1,6 +1,7 @@
 /**
- * A counting semaphore: at most `limit` tasks run at once, the rest wait in FIFO order. One limiter
- * per API client bounds the requests in flight across every report that shares the client. A slot
+ * The core's one concurrency primitive: a counting semaphore; at most `limit` tasks run at once, the
+ * rest wait in FIFO order. An in-process run exports its reports through one (`run/run.ts`). One per
+ * API client bounds the requests in flight across every report that shares the client: there a slot
  * is held only while a request is on the wire — never during a backoff sleep or while waiting for a
  * token — so a waiting retry cannot starve the others and a token fetch cannot deadlock behind them.
  */
