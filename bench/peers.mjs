@@ -245,7 +245,7 @@ export async function peerFigures({ root, dataDir, startSim, log, sizes, ioRows,
   const py = python(dataDir, log, !smoke);
   if (py.reason) log(`python peers not run: ${py.reason}`);
   log('start costs');
-  const start = await startCosts({ root, dataDir, runs: smoke ? 2 : Math.max(runs, 5), py });
+  const start = await startCosts({ root, dataDir, runs: smoke ? 1 : Math.max(runs, 5), py });
   const bySize = [];
   for (const [i, rows] of sizes.entries()) {
     log(`side by side: ${rows} rows`);

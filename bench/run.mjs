@@ -7,6 +7,7 @@
  *   node bench/run.mjs --smoke         tiny sizes (< 60 s); also BENCH_SIZE=smoke
  *   node bench/run.mjs --out FILE      write the results elsewhere (the smoke test does)
  *   node bench/run.mjs --only peers    only the side by side with the peers and the Lambda bundles
+ *   BENCH_PEER_SIZES=16000,300000      the side by side's report sizes (default 16k, 30k, 300k, 3M)
  *   BENCH_RUNS=5                       runs per figure (default 3; every figure is the median)
  *
  * Every measured process is a separate child: the simulator (bench/sim.ts) in one, the exporter
@@ -39,8 +40,11 @@ const ONLY_PEERS = onlyArg >= 0 && args[onlyArg + 1] === 'peers';
  * times, default 1: minutes per command) and the I/O-bound chain's rows.
  */
 const PEERS = smoke
-  ? { sizes: [2_000, 6_000], ioRows: 3_000 }
-  : { sizes: [16_000, 30_000, 300_000, 3_000_000], ioRows: 200_000 };
+  ? { sizes: [2_000], ioRows: 2_000 }
+  : {
+      sizes: (process.env.BENCH_PEER_SIZES ?? '16000,30000,300000,3000000').split(',').map(Number),
+      ioRows: 200_000,
+    };
 const PEER_RUNS = Number(process.env.BENCH_PEER_RUNS ?? (smoke ? 1 : RUNS));
 const PEER_LAST_RUNS = Number(process.env.BENCH_PEER_LAST_RUNS ?? (smoke ? PEER_RUNS : 1));
 /** The memory goals of the CLI's process tree, MB: ≤ 200 up to 30k rows, ≤ 250 beyond (flat to 3M). */
