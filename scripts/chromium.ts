@@ -33,6 +33,8 @@ export function launchChromium(): Promise<Browser> {
 export interface Rendered {
   /** `document.documentElement.scrollWidth`: wider than the viewport means sideways scrolling. */
   readonly scrollWidth: number;
+  /** `document.documentElement.scrollHeight`: how tall the email is at this width, in CSS px. */
+  readonly scrollHeight: number;
   readonly requests: readonly string[];
   readonly dialogs: readonly string[];
   /** Set only if an injected script ran. */
@@ -62,18 +64,21 @@ export async function renderEmail(
     });
     await page.setContent(html, { waitUntil: 'load' });
     await page.waitForTimeout(100);
-    const scrollWidth = await page.evaluate(
-      () =>
-        (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
-          .documentElement.scrollWidth,
-    );
+    const [scrollWidth, scrollHeight] = await page.evaluate(() => {
+      const root = (
+        globalThis as unknown as {
+          document: { documentElement: { scrollWidth: number; scrollHeight: number } };
+        }
+      ).document.documentElement;
+      return [root.scrollWidth, root.scrollHeight] as const;
+    });
     const pwned = await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned);
     const text = (await page.locator('body').textContent()) ?? '';
     if (screenshot) {
       await mkdir(dirname(screenshot), { recursive: true });
       await page.screenshot({ path: screenshot, fullPage: true });
     }
-    return { scrollWidth, requests, dialogs, pwned, text };
+    return { scrollWidth, scrollHeight, requests, dialogs, pwned, text };
   } finally {
     await context.close();
   }

@@ -74,6 +74,11 @@ export const ManifestReportSchema = z.object({
    * and so is a metric null (or absent) in every row.
    */
   totals: keyedRecord(TotalValueSchema),
+  /**
+   * The average per row of each metric that is never summed (rates, averages, reach, ROI), over the
+   * rows that had a number; absent for a metric null in every row (and in manifests of older versions).
+   */
+  means: z.optional(keyedRecord(z.object({ mean: z.number(), rows: z.int().check(z.nonnegative()) }))),
   /** Plain words, secret-free; null when succeeded. */
   error: z.nullable(z.string()),
   /** The stable code of `error` (`AUTH_REJECTED`, `API_FORBIDDEN` …), for operators; absent when succeeded. */

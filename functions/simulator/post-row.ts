@@ -20,7 +20,10 @@ export function postRow(w: World, p: Post, slots: Float64Array, metrics: readonl
     publishedAt: w.publishedAt(p),
     caption: w.caption(p),
     permalink: `https://social.example/${p.platform}/p/${postId}`,
-    creator: { id: cr?.id, name: cr?.name, handle: cr?.handle },
+    // `creator.id` repeats `creatorId` (a column collision the exporter must keep apart): hostile only
+    creator: w.hostile
+      ? { id: cr?.id, name: cr?.name, handle: cr?.handle }
+      : { name: cr?.name, handle: cr?.handle },
     media: {
       format: p.contentType,
       isVideo: video,

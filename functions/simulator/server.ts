@@ -35,6 +35,12 @@ export interface SimulatorOptions {
   growth?: number;
   /** How requests are read and pages written (array encoding, strict mode, cursor location). */
   dialect?: Partial<Dialect>;
+  /**
+   * Hostile text (formulas, quotes, line breaks, `<script>`, RTL, emoji) in creator, account and
+   * campaign names and captions, and posts whose `creator.id` repeats `creatorId`. Default false: a
+   * realistic brand's week, as the demo shows it.
+   */
+  hostile?: boolean;
   /** The clock tokens are signed and checked by, and `Retry-After` dates are set by; default `Date.now`. */
   now?: () => number;
 }
@@ -74,7 +80,7 @@ const LOG_SIZE = 500;
 /** Starts the simulator; resolves once it listens. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? 1;
-  const world = new World(seed, { ...DEFAULT_SCALE, ...options.scale });
+  const world = new World(seed, { ...DEFAULT_SCALE, ...options.scale }, options.hostile ?? false);
   const engine = new Engine(world, options.growth ?? 0);
   const jwt = new Jwt(seed);
   const cursors = new Cursors(seed);

@@ -3,7 +3,19 @@
  * demand from (day, index), never stored). Everything derives from the seed.
  */
 import { CONTENT_TYPE_LIST, CONTENT_TYPES, type ContentType, type Platform } from './catalog';
-import { CAPTION_PARTS, HASHTAGS, HOSTILE_NAMES, PLAIN_NAMES } from './hostile';
+import {
+  CAPTION_PARTS,
+  HASHTAGS,
+  HOSTILE_ACCOUNTS,
+  HOSTILE_CAMPAIGNS,
+  HOSTILE_NAMES,
+  PLAIN_NAMES,
+  REALISTIC_ACCOUNTS,
+  REALISTIC_CAMPAIGNS,
+  REALISTIC_CAPTIONS,
+  REALISTIC_HASHTAGS,
+  realisticCreator,
+} from './hostile';
 import { hash32, pick } from './prng';
 
 export interface Scale {
@@ -43,14 +55,6 @@ export interface Post {
   paid: boolean;
 }
 
-const INSTANCE_NAMES = ['Acme Global', 'Acme EU, Brand "North"', 'Acme APAC', 'Acme Test (unbound)'];
-const CAMPAIGN_WORDS = [
-  'Spring Launch',
-  'Summer, Sun & Fun',
-  'Back to School',
-  'Holiday "Gifts"',
-  'Always-On',
-];
 const STATUSES = ['active', 'paused', 'completed', 'draft', 'archived'];
 
 export const DAY_MS = 86_400_000;
@@ -73,13 +77,20 @@ export class World {
   constructor(
     readonly seed: number,
     readonly scale: Scale,
+    /** Hostile text in names and captions (tests); realistic text otherwise (the demo). */
+    readonly hostile = false,
   ) {
     const nInst = Math.max(2, scale.instances);
     this.boundInstances = nInst - 1;
+    const accounts = hostile ? HOSTILE_ACCOUNTS : REALISTIC_ACCOUNTS;
     this.instances = Array.from({ length: nInst }, (_, i) => ({
       id: `ins_${String(i + 1).padStart(4, '0')}`,
       name:
-        i === nInst - 1 ? (INSTANCE_NAMES[3] as string) : `${pick(INSTANCE_NAMES.slice(0, 3), i)} ${i + 1}`,
+        i === nInst - 1
+          ? (accounts[3] as string)
+          : hostile || nInst - 1 > 3
+            ? `${pick(accounts.slice(0, 3), i)} ${i + 1}`
+            : (accounts[i] as string),
     }));
     const base = dayOf('2026-01-01');
     this.campaigns = Array.from({ length: Math.max(1, scale.campaigns) }, (_, i) => {
@@ -89,8 +100,11 @@ export class World {
       const instanceIndex = i % 7 === 6 ? nInst - 1 : hash32(seed, i, 12) % (nInst - 1);
       return {
         id: `cmp_${String(i + 1).padStart(5, '0')}`,
-        name: `${pick(CAMPAIGN_WORDS, h >>> 3)} #${i + 1}`,
-        status: pick(STATUSES, h >>> 7),
+        name: hostile
+          ? `${pick(HOSTILE_CAMPAIGNS, h >>> 3)} #${i + 1}`
+          : `${REALISTIC_CAMPAIGNS[i % REALISTIC_CAMPAIGNS.length]}${i < REALISTIC_CAMPAIGNS.length ? '' : ` ${Math.floor(i / REALISTIC_CAMPAIGNS.length) + 1}`}`,
+        // a real brand's campaigns with posts this week are running; a few are paused
+        status: hostile ? pick(STATUSES, h >>> 7) : i % 6 === 5 ? 'paused' : 'active',
         startDate: isoOf(start),
         endDate: isoOf(start + 30 + ((h >>> 11) % 300)),
         instanceId: this.instances[instanceIndex]?.id as string,
@@ -100,8 +114,10 @@ export class World {
     this.postCampaigns = this.campaigns.flatMap((c, i) => (c.instanceIndex < this.boundInstances ? [i] : []));
     this.creators = Array.from({ length: Math.max(1, scale.creators) }, (_, i) => {
       const h = hash32(seed, i, 21);
+      const id = `cr_${String(i + 1).padStart(6, '0')}`;
+      if (!hostile) return { id, ...realisticCreator(i) };
       const name = i % 3 === 0 ? pick(HOSTILE_NAMES, h) : pick(PLAIN_NAMES, h);
-      return { id: `cr_${String(i + 1).padStart(6, '0')}`, name, handle: `@creator_${i + 1}` };
+      return { id, name, handle: `@creator_${i + 1}` };
     });
   }
 
@@ -150,13 +166,16 @@ export class World {
 
   caption(p: Post): string {
     const h = hash32(this.seed, p.day, p.index, 5);
-    return `${pick(CAPTION_PARTS, h)} ${pick(CAPTION_PARTS, h >>> 8)}`;
+    return this.hostile
+      ? `${pick(CAPTION_PARTS, h)} ${pick(CAPTION_PARTS, h >>> 8)}`
+      : pick(REALISTIC_CAPTIONS, h);
   }
 
   hashtags(p: Post): string[] {
     const h = hash32(this.seed, p.day, p.index, 6);
     const tags: string[] = [];
-    for (let k = 0; k < h % 4; k++) tags.push(pick(HASHTAGS, h >>> (4 + k * 5)));
+    const from = this.hostile ? HASHTAGS : REALISTIC_HASHTAGS;
+    for (let k = 0; k < h % 4; k++) tags.push(pick(from, h >>> (4 + k * 5)));
     return tags;
   }
 }

@@ -83,7 +83,10 @@ describe('demo', () => {
       join(result.outDir, 'outbox', '001-weekly-campaign-performance-2026-11-16-2026-11-22.html'),
       'utf8',
     );
-    expect(html).toMatch(/[▲▼] [+-][\d,]+ \([+-]\d+\.\d%\) vs 9–15 Nov/);
+    // the compared window is kept on one line (a no-wrap span)
+    expect(html).toMatch(
+      /[▲▼] [+-][\d,]+ \([+-]\d+\.\d%\) <span style="white-space:nowrap">vs 9–15 Nov<\/span>/,
+    );
     expect(html).not.toContain('no earlier run');
   });
 

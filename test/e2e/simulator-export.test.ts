@@ -43,6 +43,7 @@ beforeAll(async () => {
   // strict: a parameter the API document does not list, or arrays in another encoding, is a 400
   sim = await startSimulator({
     seed: 7,
+    hostile: true,
     dialect: { strict: true, arrayFormat: 'repeat' },
     faults: {
       rate429: 0.05,

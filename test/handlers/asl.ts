@@ -5,9 +5,13 @@
  * with `States.DataLimitExceeded`, which `States.ALL` does not catch), so the handler end-to-end runs
  * the *actual* definition from the template rather than a hand-written copy of it. Not a test file.
  *
- * Semantics follow the States Language spec for these fields; Retry is not modelled (a thrown error
- * goes straight to Catch), and a Lambda error reaches Catch as `{Error, Cause}` the way Lambda reports
- * it (`Cause` = JSON of `{errorType, errorMessage}`).
+ * Semantics follow the States Language spec for these fields. Retry on Task states: the first retrier
+ * whose `ErrorEquals` names the error (or `States.ALL`) runs the task again after `IntervalSeconds` ×
+ * `BackoffRate`^(attempt − 1), capped by `MaxDelaySeconds`, until its `MaxAttempts` (default 3) are
+ * spent; then the error goes to Catch. The wait goes through `RunOptions.sleep` (default: none, the
+ * run only records it in `Observed.retries`), so a test sees the back-off without waiting for it. A
+ * Lambda error reaches Retry and Catch as `{Error, Cause}` the way Lambda reports it (`Cause` = JSON of
+ * `{errorType, errorMessage}`).
  *
  * Distributed Map: `ItemReader` (s3:getObject, `InputType: JSON`) reads the items through `io`; each
  * item runs as a child execution (an uncaught error fails that child only); more failed children than
@@ -41,10 +45,12 @@ export interface Limits {
   readonly payloadBytes?: number;
 }
 
-/** How a run is modelled: the payload limit, the Distributed Map's S3, and what to record. */
+/** How a run is modelled: the payload limit, the Distributed Map's S3, what to record, how to wait. */
 export interface RunOptions extends Limits {
   readonly io?: MapIo;
   readonly observed?: Observed;
+  /** Waits a retrier's delay; default: returns at once. */
+  readonly sleep?: (seconds: number) => Promise<void>;
 }
 
 function limited(value: Json, limits: Limits): Json {
@@ -55,10 +61,53 @@ function limited(value: Json, limits: Limits): Json {
   return value;
 }
 
-/** What a run saw, for assertions: every Distributed Map's item count and largest state value. */
+/** What a run saw, for assertions: every Distributed Map's item count, largest state value, retries. */
 export interface Observed {
   mapItems: number[];
   largestState: number;
+  /** Each retry: the state, the error it retried, and the delay before the next attempt. */
+  retries?: { state: string; error: string; delaySeconds: number }[];
+}
+
+interface Retrier {
+  readonly ErrorEquals: readonly string[];
+  readonly IntervalSeconds?: number;
+  readonly MaxAttempts?: number;
+  readonly BackoffRate?: number;
+  readonly MaxDelaySeconds?: number;
+}
+
+/** Calls `attempt` as the state's Retry says: the delay before the next try, or null to give up. */
+async function withRetry(
+  name: string,
+  state: State,
+  attempt: () => Promise<Json>,
+  options: RunOptions & { observed: Observed },
+): Promise<Json> {
+  const retriers = (state.Retry ?? []) as Retrier[];
+  const spent = new Array<number>(retriers.length).fill(0);
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err: unknown) {
+      const error = asError(err).Error;
+      // States.ALL matches every error but these two (the States Language spec)
+      const all = error !== DATA_LIMIT && error !== 'States.Runtime';
+      const i = retriers.findIndex(
+        (r) => r.ErrorEquals.includes(error) || (all && r.ErrorEquals.includes('States.ALL')),
+      );
+      const retrier = retriers[i];
+      if (retrier === undefined || (spent[i] as number) >= (retrier.MaxAttempts ?? 3)) throw err;
+      const delay = Math.min(
+        (retrier.IntervalSeconds ?? 1) * (retrier.BackoffRate ?? 2) ** (spent[i] as number),
+        retrier.MaxDelaySeconds ?? Number.POSITIVE_INFINITY,
+      );
+      spent[i] = (spent[i] as number) + 1;
+      options.observed.retries ??= [];
+      options.observed.retries.push({ state: name, error, delaySeconds: delay });
+      await options.sleep?.(delay);
+    }
+  }
 }
 
 interface Context {
@@ -139,7 +188,12 @@ export async function runStates(
       case 'Task': {
         const effective = state.Parameters ? evaluate(state.Parameters, value, context) : value;
         try {
-          const result = limited(await invoke(String(state.Resource), effective), options);
+          const result = await withRetry(
+            name,
+            state,
+            async () => limited(await invoke(String(state.Resource), effective), options),
+            run,
+          );
           value = output(state, withResult(value, state.ResultPath, result), context);
         } catch (err: unknown) {
           ({ value, next } = caught(state, err, value));

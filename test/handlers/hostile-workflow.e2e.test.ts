@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#core/config/load';
 import type { Config } from '#core/config/schema';
 import { ManifestSchema } from '#core/manifest';
+import { METRIC } from '#handlers/metric-names';
 import { buildApp } from '../../infra/build-app';
 import { definitionOf } from '../infra/synth';
 import {
@@ -135,7 +136,8 @@ beforeAll(async () => {
     EVENT_BUS_NAME: 'default',
     MAP_CONCURRENCY: '1',
     POWERTOOLS_LOG_LEVEL: 'DEBUG',
-    POWERTOOLS_METRICS_DISABLED: 'true',
+    // the handlers' metrics are printed (EMF) and checked in the logs
+    POWERTOOLS_METRICS_DISABLED: 'false',
   });
   await s3.createBucket(BUCKET);
   const template = Template.fromStack(buildApp({ config, nag: false, appProps: { outdir } }).stack);
@@ -205,6 +207,12 @@ describe('the deployed bundles against a hostile API', () => {
         const line = `${c.expected.warning} (count 1): ${c.expected.message.slice(0, 60)}`;
         expect(emails.filter((e) => e.includes(line))).not.toEqual([]);
       }
+      // the metric the alarms read: one warning on a partial report, one failed report otherwise
+      const metric = c.expected.status === 'failed' ? METRIC.reportsFailed : METRIC.reportWarnings;
+      if (c.expected.exit !== 0) expect(run.texts.logs).toContain(`"${metric}":1`);
+      // the window's lease was released (a re-run need not wait for it to expire)
+      expect(Object.keys(objects).filter((k) => k.endsWith('_lease.json'))).toEqual([]);
+      if (c.expected.message !== '') expect(run.texts.logs).toContain(c.expected.message.slice(0, 60));
       // paging ended, across continuations too: a handful of requests and steps
       expect(server.requests.length - requestsBefore).toBeLessThan(20);
       expect(run.exportSteps).toBeLessThan(10);

@@ -122,7 +122,7 @@ describe('summary emails in headless Chromium', () => {
     expect(operators?.text).toContain(`s3://acme-exports/${CSV_KEY}`);
   });
 
-  it('every email the demo writes fits 390 px and 1280 px without sideways scrolling', async (ctx) => {
+  it('every email the demo writes fits 390 px and 1280 px without sideways scrolling, at most 3 phone screens (operators 4), in business words', async (ctx) => {
     const b = needBrowser(ctx);
     const dir = await mkdtemp(join(tmpdir(), 'demo-emails-'));
     try {
@@ -131,11 +131,29 @@ describe('summary emails in headless Chromium', () => {
       expect(pages).toHaveLength(4);
       for (const page of pages) {
         const html = await readFile(join(dir, 'outbox', page), 'utf8');
+        const operators = page.includes('run-detail');
         for (const width of WIDTHS) {
           const png = join(ARTIFACTS, `demo-${page.replace(/\.html$/, '')}-${width}.png`);
           const r = await renderEmail(b, html, width, png);
           expect(r.scrollWidth, `${page} at ${width} px`).toBeLessThanOrEqual(width);
           expect(r.requests).toEqual([]);
+          if (width === 390) {
+            // an iPhone screen is 844 CSS px tall at 390 px wide
+            expect(r.scrollHeight, `${page} at 390 px`).toBeLessThanOrEqual(operators ? 4 * 844 : 3 * 844);
+          }
+          expect(r.text, page).not.toMatch(/not added up|undefined|NaN|Infinity/);
+          if (operators) continue;
+          // stakeholders: no API words, no raw ids, no codes where words belong
+          expect(r.text, page).not.toMatch(/\binstances?\b|\bAPI\b|API client|\(the API default\)/i);
+          expect(r.text, page).not.toMatch(/\b(ins|cmp|cr)_\d+|\bp_\d{8}_\d+|creator_id/);
+          expect(r.text, page).not.toMatch(/\b(facebook|tiktok|instagram|youtube|draft|active|paused)\b/);
+        }
+        const kpis = [...html.matchAll(/data-role="kpi"[^>]*>(.*?)<\/div><\/div>/gs)];
+        expect(kpis.length, page).toBe(html.split('data-role="kpi"').length - 1);
+        expect(kpis.length, page).toBeGreaterThan(0);
+        for (const [, card] of kpis) {
+          // every card has a label and a number (or "no data"), never only a sentence
+          expect(card, page).toMatch(/font-size:20px;font-weight:700[^>]*>(?:[^<]*\d[^<]*|no data)</);
         }
       }
     } finally {

@@ -5,7 +5,7 @@ import { get, qs, start, token, WINDOW } from './helpers';
 let sim: Simulator;
 let jwt: string;
 beforeAll(async () => {
-  ({ sim, jwt } = await start({ seed: 7, scale: { postsPerDay: 200 } }));
+  ({ sim, jwt } = await start({ seed: 7, scale: { postsPerDay: 200 }, hostile: true }));
 });
 afterAll(() => sim.close());
 
@@ -184,7 +184,7 @@ describe('values', () => {
     );
   });
 
-  it('mixes hostile text into captions and creator names', () => {
+  it('mixes hostile text into captions and creator names (with hostile: true)', () => {
     const text = posts().flatMap((p) => [p.caption, p.creator.name]);
     const creators = (
       sim.truth.rows('creators/performance', { ...WINDOW, metrics: ['likes'] }) as { name: string }[]
@@ -211,8 +211,8 @@ describe('values', () => {
 
 describe('determinism', () => {
   it('serves byte-identical answers for the same seed and different ones for another seed', async () => {
-    const same = await startSimulator({ seed: 7, scale: { postsPerDay: 200 } });
-    const other = await startSimulator({ seed: 8, scale: { postsPerDay: 200 } });
+    const same = await startSimulator({ seed: 7, scale: { postsPerDay: 200 }, hostile: true });
+    const other = await startSimulator({ seed: 8, scale: { postsPerDay: 200 }, hostile: true });
     try {
       const paths = [
         `/v2/posts/performance?${qs({ ...WINDOW, metrics: METRICS, limit: 300 })}`,

@@ -34,6 +34,7 @@ interface SimulateOptions {
   limitCap?: number;
   faultEmptyPage?: number;
   repeatCursor?: boolean;
+  hostile?: boolean;
   arrayFormat: Dialect['arrayFormat'];
   strict?: boolean;
   cursorAt: Dialect['cursorAt'];
@@ -63,6 +64,7 @@ export function registerSimulate(program: Command): void {
     .option('--limit-cap <n>', 'largest page size served', int('--limit-cap'))
     .option('--fault-empty-page <rate>', 'share of list pages that are empty but carry a cursor', rate)
     .option('--repeat-cursor', 'bug mode: return the same nextCursor forever')
+    .option('--hostile', 'hostile text (formulas, quotes, line breaks, <script>, RTL) in names and captions')
     .addOption(
       new Option('--array-format <form>', 'the only array encoding understood (default: all three)')
         .choices(['any', 'repeat', 'comma', 'brackets'])
@@ -95,6 +97,7 @@ export function registerSimulate(program: Command): void {
           repeatCursor: o.repeatCursor,
         }),
         dialect: { arrayFormat: o.arrayFormat, strict: o.strict === true, cursorAt: o.cursorAt },
+        hostile: o.hostile === true,
       });
       process.stdout.write(banner(sim));
       await new Promise<void>((resolve) => {

@@ -9,10 +9,21 @@
 
 /**
  * Could `JSON.parse` alter a number in this text? A number token (after `:`, `,` or `[`) with 16 or
- * more digits, or with a three-digit exponent. Anchoring on the token start is ~4× cheaper than
- * scanning every digit run; a false positive (such text inside a string) only costs speed.
+ * more digits (a decimal point among them included: `9.007199254740993e15`), or with a three-digit
+ * exponent. Anchoring on the token start is ~4× cheaper than scanning every digit run; a false
+ * positive (such text inside a string) only costs speed.
  */
-const LONG_NUMBER = /[:,[]\s*-?\d(?:\d{15}|[\d.]*[eE][+-]?\d{3})/;
+const LONG_NUMBER = /[:,[]\s*-?\d(?:[\d.]{15}|[\d.]*[eE][+-]?\d{3})/;
+
+/**
+ * A JSON number that no JavaScript number holds (docs/export.md "Numbers"): beyond a double's range
+ * (`1e400`), so small it would become 0 (`1e-400`), or a fraction with more significant digits than
+ * a double keeps (`0.10000000000000000001`). Kept as the text sent: a cell gets the text, JSON text
+ * (an array kept whole) writes it unquoted, as the number it is.
+ */
+export class NumberText {
+  constructor(readonly text: string) {}
+}
 
 export function parseJson(text: string): unknown {
   return LONG_NUMBER.test(text) ? new ExactParser(text).parseDocument() : JSON.parse(text);
@@ -122,22 +133,60 @@ class ExactParser {
     return escaped ? (JSON.parse(raw) as string) : raw.slice(1, -1);
   }
 
-  private number(): number | bigint | string {
+  private number(): number | bigint | NumberText {
     const m = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
     m.lastIndex = this.i;
     const found = m.exec(this.s);
     if (found === null) return this.fail();
     const text = found[0];
     this.i += text.length;
-    const n = Number(text);
-    if (found[1] === undefined && found[2] === undefined && !Number.isSafeInteger(n)) return BigInt(text);
-    return Number.isFinite(n) ? n : text;
+    return exactNumber(text, found[1] !== undefined || found[2] !== undefined);
   }
+}
+
+/**
+ * A JSON number literal as the value that holds it exactly: a number when the double prints back as
+ * the number sent (same digits, same power of ten), a bigint for an integer value it does not
+ * (`9007199254740993`, `9.007199254740993e15`), else its `NumberText` (beyond range, underflow, a
+ * fraction with more digits than a double keeps).
+ */
+function exactNumber(text: string, decorated: boolean): number | bigint | NumberText {
+  const n = Number(text);
+  if (!decorated) return Number.isSafeInteger(n) ? n : BigInt(text);
+  if (!Number.isFinite(n)) return new NumberText(text);
+  const sent = decimalParts(text);
+  if (sent.digits === '') return n; // 0, 0.0, 0e5 (and -0: the sign kept by Number)
+  if (n === 0) return new NumberText(text); // underflow
+  const held = decimalParts(String(n));
+  if (held.digits === sent.digits && held.exponent === sent.exponent) return n;
+  if (sent.exponent >= 0) {
+    const big = BigInt(sent.digits + '0'.repeat(sent.exponent));
+    return text.startsWith('-') ? -big : big;
+  }
+  return new NumberText(text);
+}
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** A string that is a JSON number literal (`"12"`, `"1e400"`) as `exactNumber` reads it; else null. */
+export function numberLiteral(text: string): number | bigint | NumberText | null {
+  const found = JSON_NUMBER.exec(text);
+  return found === null ? null : exactNumber(text, found[1] !== undefined || found[2] !== undefined);
+}
+
+/** Significant digits (no leading/trailing zeros) and the power of ten of the last one. */
+function decimalParts(text: string): { digits: string; exponent: number } {
+  const [mantissa = '', exp = '0'] = text.replace('-', '').toLowerCase().split('e');
+  const [int = '', frac = ''] = mantissa.split('.');
+  const all = (int + frac).replace(/^0+/, '');
+  const digits = all.replace(/0+$/, '');
+  return { digits, exponent: Number(exp) - frac.length + (all.length - digits.length) };
 }
 
 /** JSON text of a parsed value, bigints as their digits (for arrays kept as JSON text in a cell). */
 export function toJsonText(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
+  if (value instanceof NumberText) return value.text;
   if (Array.isArray(value))
     return `[${value.map((v) => (v === undefined ? 'null' : toJsonText(v))).join(',')}]`;
   if (typeof value === 'object' && value !== null) {

@@ -42,6 +42,12 @@ const summarySchema = z
      * DEFAULT_TOP_N. Not defaulted here, so a parsed config validates again unchanged.
      */
     topN: z.int().min(1).max(100).optional(),
+    /**
+     * Where the API's own aggregate of a KPI that is never summed (a rate, an average, ROI) is: the id
+     * of a report of the same schedule on `instances/performance` (its one row is the API's figure for
+     * all the accounts it covers). Without it the card shows the average per row, labelled so.
+     */
+    aggregates: z.record(z.string().min(1), idSchema('an aggregates report id')).optional(),
   })
   .superRefine((s, ctx) => {
     if (s.topN !== undefined && s.topBy === undefined) {

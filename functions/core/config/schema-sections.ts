@@ -93,6 +93,8 @@ export const outputSchema = z.strictObject({
   bucketName: z.string().min(3).max(63).optional(),
 });
 
+const noCrLfText = (s: string) => !/[\r\n]/.test(s);
+
 export const emailSchema = z.strictObject({
   from: mailbox.describe('an SES-verified identity, e.g. "Reports <reports@example.com>"'),
   attachCsvUpToMiB: z.number().min(0).max(25).default(5),
@@ -102,6 +104,16 @@ export const emailSchema = z.strictObject({
   operators: recipientList,
   /** Currency of money metrics (spend, cost, revenue); per report too. None: plain numbers. */
   currency: currencySchema.optional(),
-  /** Metric labels for every report; a report's own `labels` win. */
+  /**
+   * Metric labels for every report, and the words for values (`draft: Not started`, `tiktok: TikTok`);
+   * a report's own `labels` win.
+   */
   labels: labelsSchema,
+  /** What the email calls the API's instances (default "account"/"accounts"), e.g. brand/brands. */
+  accountTerm: z
+    .strictObject({
+      one: z.string().min(1).max(30).refine(noCrLfText, { error: 'a term may not contain line breaks' }),
+      many: z.string().min(1).max(30).refine(noCrLfText, { error: 'a term may not contain line breaks' }),
+    })
+    .optional(),
 });

@@ -3,6 +3,8 @@
  * it in `totals` (additive counters); anything else (rates, averages, reach, ROI) is never summed here.
  * Names are matched spelling-blind (config KPIs use API names, totals may be keyed by snake_case).
  */
+
+import { isAdditiveMetric } from '../export/totals';
 import {
   type ColumnType,
   type Manifest,
@@ -30,7 +32,19 @@ export type Kpi =
       readonly type: ColumnType;
       readonly delta: Delta;
     }
-  /** Not additive: shown per row in the top list, never as a sum. */
+  /** Not additive: the average per row over `rows` rows (never a sum), with its change. */
+  | {
+      readonly metric: string;
+      readonly kind: 'mean';
+      readonly value: number;
+      readonly rows: number;
+      readonly delta: Delta;
+    }
+  /** Not additive: the API's own figure, from the one row of the report `from` (summary.aggregates). */
+  | { readonly metric: string; readonly kind: 'aggregate'; readonly value: number; readonly from: string }
+  /** No row had a number for it. */
+  | { readonly metric: string; readonly kind: 'no-data' }
+  /** Not additive, and a manifest of an older version without averages: nothing to show. */
   | { readonly metric: string; readonly kind: 'per-row' };
 
 /** The arrow for a delta: ▲ up, ▼ down, = unchanged; empty when there is nothing to compare. */
@@ -60,6 +74,17 @@ export function totalOf(totals: Readonly<Record<string, TotalValue>>, name: stri
   return found === undefined ? undefined : totalNumber(found);
 }
 
+/** `means[name]` under either spelling. */
+export function meanOf(
+  report: ManifestReport | undefined,
+  name: string,
+): { mean: number; rows: number } | undefined {
+  const means = report?.means;
+  if (means === undefined) return undefined;
+  const key = Object.keys(means).find((k) => k === name) ?? Object.keys(means).find((k) => sameName(k, name));
+  return key === undefined ? undefined : own(means, key);
+}
+
 /** The previous run's succeeded entry of the same report, if any. */
 export function previousReport(
   report: ManifestReport,
@@ -72,11 +97,35 @@ export function previousReport(
  * The KPI rows of one report: each configured KPI with its total and delta, or marked per-row when the
  * manifest does not total it. `previous` is the whole previous manifest (null when there is none).
  */
-export function kpisFor(kpis: readonly string[], report: ManifestReport, previous: Manifest | null): Kpi[] {
+export function kpisFor(
+  kpis: readonly string[],
+  report: ManifestReport,
+  previous: Manifest | null,
+  aggregates: { readonly sources?: Readonly<Record<string, string>>; readonly run?: Manifest } = {},
+): Kpi[] {
   const before = previousReport(report, previous);
   return kpis.map((metric): Kpi => {
     const value = totalOf(report.totals, metric);
-    if (value === undefined) return { metric, kind: 'per-row' };
+    if (value === undefined) {
+      if (isAdditiveMetric(metric)) return { metric, kind: 'no-data' };
+      const from = aggregates.sources === undefined ? undefined : own(aggregates.sources, metric);
+      const source = aggregates.run?.reports.find((r) => r.reportId === from && r.status === 'succeeded');
+      const api = meanOf(source, metric);
+      if (from !== undefined && api !== undefined && api.rows === 1)
+        return { metric, kind: 'aggregate', value: api.mean, from };
+      const mean = meanOf(report, metric);
+      if (mean !== undefined) {
+        const was = meanOf(before, metric);
+        return {
+          metric,
+          kind: 'mean',
+          value: mean.mean,
+          rows: mean.rows,
+          delta: delta(mean.mean, was?.mean, previous !== null),
+        };
+      }
+      return report.means === undefined ? { metric, kind: 'per-row' } : { metric, kind: 'no-data' };
+    }
     const declared = report.columns.find(
       (c) => sameName(c.apiName ?? c.name, metric) || sameName(c.name, metric),
     )?.type;

@@ -12,14 +12,16 @@ export function reportHtml(report: ReportView, view: SummaryView, audience: Audi
 <div data-role="coverage" style="font-size:13px;${MUTED};margin:2px 0 8px 0">${e(report.coverage)}</div>`;
   const body = failed
     ? failureHtml(report, view, audience)
-    : [
-        cardsHtml(report.count ? [report.count] : report.kpis),
-        report.trend ? trendHtml(report.trend) : '',
-        report.ranked ? rankedHtml(report.ranked) : '',
-        !report.count && report.kpis.length === 0 && !report.trend && !report.ranked
-          ? `<div style="font-size:14px">${e(report.rowsText)} in this period.</div>`
-          : '',
-      ].join('\n');
+    : report.empty
+      ? `<div data-role="empty" style="font-size:14px">${e(report.empty)}.</div>`
+      : [
+          cardsHtml(report.count ? [report.count] : report.kpis),
+          report.trend ? trendHtml(report.trend) : '',
+          report.ranked ? rankedHtml(report.ranked) : '',
+          !report.count && report.kpis.length === 0 && !report.trend && !report.ranked
+            ? `<div style="font-size:14px">${e(report.rowsText)} in this period.</div>`
+            : '',
+        ].join('\n');
   const details = audience === 'operators' ? reportDetailsHtml(report) : '';
   return `<tr><td data-report="${e(report.reportId)}" style="${SECTION_PAD};border-top:1px solid #f3f4f6">${head}${body}${details}</td></tr>`;
 }
@@ -44,8 +46,18 @@ export function cardsHtml(kpis: readonly KpiView[]): string {
       kpi.value === null
         ? `<div style="font-size:14px;color:#374151;margin-top:6px">${e(kpi.note)}</div>`
         : `<div style="font-size:20px;font-weight:700;margin-top:2px">${e(kpi.value)}</div>
-<div style="font-size:12px;color:${arrowColor(kpi.arrow)};margin-top:2px">${e(kpi.note)}</div>`;
-    return `<div data-role="kpi" style="display:inline-block;vertical-align:top;box-sizing:border-box;width:46%;min-width:140px;max-width:192px;margin:0 6px 8px 0;padding:10px 12px;background:#f9fafb;border:1px solid #e5e7eb;border-radius:6px"><div style="font-size:12px;${MUTED}">${e(kpi.label)}</div>${value}</div>`;
+<div style="font-size:12px;color:${arrowColor(kpi.arrow)};margin-top:2px">${noteHtml(kpi.note)}</div>`;
+    return `<div data-role="kpi" style="display:inline-block;vertical-align:top;box-sizing:border-box;width:46%;min-width:140px;max-width:192px;margin:0 6px 6px 0;padding:8px 10px;background:#f9fafb;border:1px solid #e5e7eb;border-radius:6px"><div style="font-size:12px;${MUTED}">${e(kpi.label)}</div>${value}</div>`;
   });
   return `<table ${TABLE} data-role="kpis"><tr><td style="font-size:0">${cards.join('')}</td></tr></table>`;
+}
+
+/**
+ * A change line whose compared window (`vs 9–15 Nov`, `vs 1–30 Sep`) never breaks inside: the line may
+ * wrap before "vs", not inside the date.
+ */
+export function noteHtml(note: string): string {
+  const at = note.lastIndexOf(' vs ');
+  if (at < 0) return e(note);
+  return `${e(note.slice(0, at))} <span style="white-space:nowrap">${e(note.slice(at + 1))}</span>`;
 }

@@ -8,7 +8,7 @@ export const MUTED = 'color:#6b7280';
 /** Long words (ids, hostile names, paths) wrap instead of widening the page. */
 export const WRAP = 'overflow-wrap:anywhere;word-break:break-word';
 export const TABLE = 'role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"';
-export const SECTION_PAD = 'padding:16px 16px';
+export const SECTION_PAD = 'padding:14px 16px';
 export const UP = '#15803d';
 export const DOWN = '#b91c1c';
 export const BAR = '#4f46e5';

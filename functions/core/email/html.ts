@@ -71,8 +71,9 @@ function overviewHtml(view: SummaryView): string {
 function attachmentsHtml(files: FilesNote): string {
   const style = `font-size:13px;${MUTED};margin-top:8px`;
   if (files.attached.length > 0) {
-    const list = files.attached.map((f) => `<span style="color:#374151">${e(f)}</span>`).join(', ');
-    return `<div data-role="attachments" style="${style}"><strong style="color:#374151">Attached CSV:</strong> ${list}</div>`;
+    // readers need to know every row is there; the file names are the reports' (operators see each
+    // report's files below), and a list of them took five lines on a phone
+    return `<div data-role="attachments" style="${style}"><strong style="color:#374151">Attached:</strong> every row, as ${files.attached.length} CSV ${files.attached.length === 1 ? 'file' : 'files'}</div>`;
   }
   if (files.reason) {
     return `<div data-role="attachments" style="${style}"><strong style="color:#374151">No attachments.</strong> ${e(files.reason)}</div>`;

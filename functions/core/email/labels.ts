@@ -57,3 +57,26 @@ export function labeller(...overrides: readonly (Labels | undefined)[]): (name: 
   }
   return (name) => map.get(nameKey(name)) ?? humanise(name);
 }
+
+/** Columns whose values are codes from a short list (platform, status, content type), shown as words. */
+const CATEGORY = /platform|status|type|format|channel|state/i;
+/** A code as the API sends it: lower case words joined by `_` or `-` (`instagram_reel`, `draft`). */
+const CODE = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$/;
+
+/**
+ * Shows a value of a category column as a word (`facebook` → "Facebook", `tiktok` → "TikTok", `draft`
+ * → "Draft", `instagram_reel` → "Instagram reel"); `labels:` entries keyed by the value win (`draft:
+ * Not started`). Names and other text are left as they are.
+ */
+export function valueLabeller(
+  ...overrides: readonly (Labels | undefined)[]
+): (column: string, value: string) => string {
+  const map = new Map<string, string>();
+  for (const labels of overrides) {
+    for (const [name, label] of Object.entries(labels ?? {})) map.set(nameKey(name), label);
+  }
+  return (column, value) => {
+    if (!CATEGORY.test(column) || !CODE.test(value)) return value;
+    return map.get(nameKey(value)) ?? humanise(value);
+  };
+}

@@ -7,10 +7,11 @@ import type { Format } from '../export/formats';
 import type { Manifest, ManifestReport, ReportWarning, RunStatus } from '../manifest';
 import { own } from '../records';
 import { formatRange } from './dates';
-import { arrow, delta, kpisFor, previousReport } from './deltas';
-import { labeller } from './labels';
+import { arrow, delta, previousReport } from './deltas';
+import { type KpiView, kpiViews } from './kpi-view';
+import { labeller, valueLabeller } from './labels';
 import { buildRanked, type RankedList } from './ranked';
-import { coverageLine, reportTitle, rowNoun, type Shape, shapeOf } from './shape';
+import { ACCOUNTS, coverageLine, nounWithTerm, reportTitle, type Shape, shapeOf } from './shape';
 import { buildTrendView, type TrendView } from './trend-view';
 import type { SummaryInput } from './types';
 import { valueFormat } from './units';
@@ -18,14 +19,7 @@ import { describeDelta } from './wording';
 
 export type Audience = 'stakeholders' | 'operators';
 
-export interface KpiView {
-  readonly label: string;
-  /** The total with its unit; null for a metric that is never summed (rates, averages). */
-  readonly value: string | null;
-  readonly arrow: '▲' | '▼' | '=' | '';
-  /** The change in words, or why a value is not summed. */
-  readonly note: string;
-}
+export type { KpiView } from './kpi-view';
 
 export interface FileLine {
   readonly format: Format;
@@ -46,6 +40,8 @@ export interface ReportView {
   readonly warnings: readonly ReportWarning[];
   readonly rowCount: number;
   readonly pages: number;
+  /** `No posts in this period` when a succeeded report has no rows; null otherwise. */
+  readonly empty: string | null;
   /** `40 campaigns`: what the rows are, for people. */
   readonly rowsText: string;
   /** List routes: the count as a KPI (with its change). */
@@ -129,29 +125,26 @@ function reportView(
   const fmt = (name: string) => valueFormat(name, types.get(name), currency);
   const shape = shapeOf(report.route);
   const rows = own(input.top, report.reportId) ?? [];
-  const noun = rowNoun(report.route, report.rowCount);
-  const kpis: KpiView[] = ok
-    ? kpisFor(config?.summary.kpis ?? [], report, input.previous).map((kpi) => {
-        if (kpi.kind === 'per-row') {
-          return {
-            label: label(kpi.metric),
-            value: null,
-            arrow: '',
-            note:
-              shape === 'ranked' && config?.summary.topBy
-                ? `not added up: see each ${rowNoun(report.route, 1)} below`
-                : 'an average or rate, not added up',
-          };
-        }
-        const f = valueFormat(kpi.metric, kpi.type, currency);
-        return {
-          label: label(kpi.metric),
-          value: f.format(kpi.value),
-          arrow: arrow(kpi.delta),
-          note: describeDelta(kpi.delta, f, vs),
-        };
-      })
-    : [];
+  const term = input.config.email?.accountTerm ?? ACCOUNTS;
+  const nounOf = (n: number) => nounWithTerm(report.route, n, term);
+  const noun = nounOf(report.rowCount);
+  const kpis: KpiView[] =
+    ok && report.rowCount > 0
+      ? kpiViews(config?.summary.kpis ?? [], {
+          report,
+          previous: input.previous,
+          run: input.manifest,
+          aggregates: config?.summary.aggregates,
+          label,
+          titleOf: (id) => {
+            const c = input.schedule.reports.find((r) => r.id === id);
+            return c ? reportTitle(c) : id;
+          },
+          noun: nounOf,
+          currency,
+          vs,
+        })
+      : [];
   const before = previousReport(report, input.previous);
   const countDelta = delta(report.rowCount, before?.rowCount, input.previous !== null);
   const countFmt = valueFormat('count', 'int64');
@@ -159,7 +152,7 @@ function reportView(
     reportId: report.reportId,
     route: report.route,
     title: config ? reportTitle(config) : reportTitle({ route: report.route }),
-    coverage: config ? coverageLine(config) : '',
+    coverage: config ? coverageLine(config, term) : '',
     shape,
     status: report.status,
     error: report.error,
@@ -168,12 +161,13 @@ function reportView(
     rowCount: report.rowCount,
     pages: report.pages,
     // One row of account totals is not "1 row" to a reader.
+    empty: ok && report.rowCount === 0 ? `No ${nounOf(2)} in this period` : null,
     rowsText:
       report.route === 'instances/performance' ? 'totals' : `${countFmt.format(report.rowCount)} ${noun}`,
     count:
       ok && shape === 'count'
         ? {
-            label: capital(rowNoun(report.route, 2)),
+            label: capital(nounOf(2)),
             value: countFmt.format(report.rowCount),
             arrow: arrow(countDelta),
             note: describeDelta(countDelta, countFmt, vs),
@@ -182,7 +176,14 @@ function reportView(
     kpis,
     ranked:
       ok && shape === 'ranked' && config?.summary.topBy
-        ? buildRanked(rows, report, config, label, fmt)
+        ? buildRanked(
+            rows,
+            report,
+            config,
+            label,
+            fmt,
+            valueLabeller(input.config.email?.labels, config?.labels),
+          )
         : null,
     trend: ok && shape === 'trend' && config ? buildTrendView(rows, report, config, label, fmt) : null,
     files: report.files.map((f) => ({

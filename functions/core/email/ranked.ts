@@ -6,13 +6,17 @@
 import type { ReportConfig } from '../config/schema';
 import type { SummaryRow } from '../export/top';
 import { DEFAULT_TOP_N } from '../export/top';
+import { isAdditiveMetric } from '../export/totals';
 import type { ManifestReport } from '../manifest';
 import { own } from '../records';
-import { formatCell, readableList, truncate } from './format';
+import { formatCell, formatNumber, readableList, truncate } from './format';
 import { sameName } from './labels';
 import { rowNoun } from './shape';
 import { MAX_CELL_CHARS, topColumns } from './top-columns';
 import type { ValueFormat } from './units';
+
+/** Metrics shown under each row besides the ranking value. */
+export const MAX_DETAILS = 2;
 
 export interface RankedRow {
   readonly name: string;
@@ -39,6 +43,7 @@ export function buildRanked(
   config: ReportConfig,
   label: (name: string) => string,
   fmt: (name: string) => ValueFormat,
+  display: (column: string, value: string) => string = (_c, v) => v,
 ): RankedList | null {
   const topBy = config.summary.topBy;
   if (topBy === undefined || rows.length === 0) return null;
@@ -50,12 +55,24 @@ export function buildRanked(
   const isMetric = (c: string) => metrics.some((m) => sameName(m, c));
   const identity = columns.filter((c) => !isMetric(c));
   const byColumn = columns.find((c) => sameName(c, topBy)) ?? topBy;
-  const others = columns.filter((c) => isMetric(c) && c !== byColumn);
+  // KPIs first, then rates and averages (only ever shown per row), then counters, two at most: a
+  // row stays two lines on a phone, and every column is in the attached CSV
+  const kpis = config.summary.kpis;
+  const rank = (c: string) => (kpis.some((k) => sameName(k, c)) ? 0 : isAdditiveMetric(c) ? 2 : 1);
+  const others = columns
+    .filter((c) => isMetric(c) && c !== byColumn)
+    .sort((a, b) => rank(a) - rank(b))
+    .slice(0, MAX_DETAILS);
   const show = (c: string, v: SummaryRow[string] | undefined): string =>
-    typeof v === 'number' ? fmt(c).format(v) : truncate(cellText(v ?? null), MAX_CELL_CHARS);
+    typeof v === 'number'
+      ? fmt(c).format(v)
+      : truncate(typeof v === 'string' ? display(c, cellText(v)) : cellText(v ?? null), MAX_CELL_CHARS);
   const shown = rows.slice(0, config.summary.topN ?? DEFAULT_TOP_N);
   return {
-    heading: `Top ${shown.length} ${rowNoun(report.route, shown.length)} by ${label(topBy).toLowerCase()}`,
+    heading:
+      report.rowCount > shown.length
+        ? `Top ${shown.length} of ${formatNumber(report.rowCount, 'int64')} ${rowNoun(report.route, report.rowCount)} by ${label(topBy).toLowerCase()}`
+        : `Top ${shown.length} ${rowNoun(report.route, shown.length)} by ${label(topBy).toLowerCase()}`,
     valueLabel: label(topBy),
     rows: shown.map((row) => ({
       name: identity[0] === undefined ? '—' : show(identity[0], own(row, identity[0])),

@@ -30,25 +30,40 @@ export function reportTitle(report: { readonly title?: string | undefined; reado
   return report.title ?? specOf(report.route)?.title ?? humanise(report.route);
 }
 
-/** One line on what a report covers: platform or content type, instances, campaigns, date basis. */
-export function coverageLine(report: Pick<ReportConfig, 'route' | 'filters'>): string {
+/** What the email calls the API's instances: `account`/`accounts`, or the config's `email.accountTerm`. */
+export interface AccountTerm {
+  readonly one: string;
+  readonly many: string;
+}
+export const ACCOUNTS: AccountTerm = { one: 'account', many: 'accounts' };
+
+/** A route's row noun with the account term applied (`instances` rows are accounts). */
+export function nounWithTerm(route: string, n: number, term: AccountTerm = ACCOUNTS): string {
+  const word = rowNoun(route, n);
+  if (word === ACCOUNTS.one) return term.one;
+  return word === ACCOUNTS.many ? term.many : word;
+}
+
+/**
+ * One line on what a report covers, in a reader's words: platform or content type, which accounts
+ * (and campaigns), and the date basis (`Instagram only · all accounts · by the date of the post`).
+ */
+export function coverageLine(
+  report: Pick<ReportConfig, 'route' | 'filters'>,
+  term: AccountTerm = ACCOUNTS,
+): string {
   const f = report.filters;
-  const ids = (n: number, what: string) =>
-    n === 0 ? `all ${what}s` : `${n} selected ${what}${n === 1 ? '' : 's'}`;
-  if (isList(report.route)) return `${capital(ids(f.instanceIds.length, 'instance'))} the API client can see`;
+  const ids = (n: number, one: string, many: string) =>
+    n === 0 ? `all ${many}` : `${n} selected ${n === 1 ? one : many}`;
+  const accounts = ids(f.instanceIds.length, term.one, term.many);
+  if (isList(report.route)) return capital(accounts);
   const parts: string[] = [];
   if (f.platform) parts.push(`${humanise(f.platform)} only`);
   else if (f.contentType) parts.push(`${humanise(f.contentType)}s only`);
   else parts.push('all platforms');
-  parts.push(ids(f.instanceIds.length, 'instance'));
-  if (f.campaignIds.length > 0) parts.push(ids(f.campaignIds.length, 'campaign'));
-  parts.push(
-    f.dateBasis === 'performance_date'
-      ? 'by the date of the activity'
-      : f.dateBasis === 'post_date'
-        ? 'by the date of the post'
-        : 'by the date of the post (the API default)',
-  );
+  parts.push(accounts);
+  if (f.campaignIds.length > 0) parts.push(ids(f.campaignIds.length, 'campaign', 'campaigns'));
+  parts.push(f.dateBasis === 'performance_date' ? 'by the date of the activity' : 'by the date of the post');
   return capital(parts.join(' · '));
 }
 

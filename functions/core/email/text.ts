@@ -59,6 +59,10 @@ function reportText(report: ReportView, view: SummaryView, audience: Audience): 
     );
     return lines;
   }
+  if (report.empty) {
+    lines.push(`${report.empty}.`);
+    return lines;
+  }
   if (report.count) lines.push(kpiLine(report.count));
   for (const kpi of report.kpis) lines.push(kpiLine(kpi));
   if (report.trend) {

@@ -25,6 +25,8 @@ export interface TrendView {
   readonly bars: readonly TrendBar[];
   readonly first: string;
   readonly last: string;
+  /** The scale: the value at the top of the chart (the highest bar), with its unit; the bottom is 0. */
+  readonly scaleMax: string;
   /** "Highest: 12 Nov, 3,456". */
   readonly peak: string | null;
   readonly total: string | null;
@@ -58,6 +60,7 @@ export function buildTrendView(
       value: p.value === null ? '—' : f.format(p.value),
       height: p.value === null ? null : max > 0 ? Math.max(0, p.value) / max : 0,
     })),
+    scaleMax: f.format(max),
     first: first ? formatDay(first.start) : '',
     last: last ? formatDay(last.end) : '',
     peak:

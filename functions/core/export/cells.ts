@@ -52,6 +52,7 @@ export function columnCells(group: RowGroupBuffer, column: ColumnDef, window: Wi
   const cells = group.cells(column.key, column.role === 'metric');
   if (cells === undefined) return new Array<Cell>(group.rows).fill(null);
   // usually every cell already fits as it is: no copy then
-  if (cells.every((v) => fitted(column.type, v) === v)) return cells;
+  // (Object.is: an int64 column's -0 is 0)
+  if (cells.every((v) => Object.is(fitted(column.type, v), v))) return cells;
   return cells.map((v) => fitted(column.type, v));
 }

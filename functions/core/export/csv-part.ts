@@ -1,17 +1,26 @@
 /** CSV encoding of one part: the header, then each row group's lines, as UTF-8. */
-import type { GroupCells } from './cells';
 import { csvHeader, csvLines } from './csv';
 import type { Cell } from './flatten';
 import type { ColumnDef } from './model';
-import type { PartEncoder } from './part-encoder';
+import type { ColumnCells, PartEncoder } from './part-encoder';
 
 const encoder = new TextEncoder();
 /** Rows per encoded chunk: bounds the size of the intermediate strings. */
 const SLICE_ROWS = 5_000;
 
 /** `rows` rows of already-fitted column cells as CSV lines, UTF-8 (no header). */
-export function csvBytes(cols: readonly (readonly Cell[])[], rows: number, guard: boolean): Uint8Array {
-  return encoder.encode(csvLines(cols, 0, rows, guard));
+export function csvBytes(
+  cols: readonly (readonly Cell[])[],
+  rows: number,
+  guard: boolean,
+  doubles: readonly boolean[],
+): Uint8Array {
+  return encoder.encode(csvLines(cols, 0, rows, guard, doubles));
+}
+
+/** Per column, whether it is a `double` column (`csvLines`). */
+export function doubleColumns(columns: readonly ColumnDef[]): boolean[] {
+  return columns.map((c) => c.type === 'double');
 }
 
 export class CsvEncoder implements PartEncoder {
@@ -23,11 +32,17 @@ export class CsvEncoder implements PartEncoder {
     private readonly guard = false,
   ) {}
 
-  group(group: GroupCells): Uint8Array[] {
+  group(group: ColumnCells): Uint8Array[] {
     const cols = this.columns.map((c) => group.of(c));
     const out: Uint8Array[] = [];
     for (let from = 0; from < group.rows; from += SLICE_ROWS) {
-      const rows = csvLines(cols, from, Math.min(group.rows, from + SLICE_ROWS), this.guard);
+      const rows = csvLines(
+        cols,
+        from,
+        Math.min(group.rows, from + SLICE_ROWS),
+        this.guard,
+        doubleColumns(this.columns),
+      );
       out.push(encoder.encode(this.headerDone ? rows : csvHeader(this.columns, this.guard) + rows));
       this.headerDone = true;
     }

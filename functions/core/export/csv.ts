@@ -7,9 +7,9 @@
  * string) or a header cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading `'`. Numbers,
  * booleans and dates are never touched, so `-5` stays a number a spreadsheet can sum.
  */
-
 import type { Cell } from './flatten';
 import type { ColumnDef } from './model';
+import { numberText } from './values';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -29,11 +29,12 @@ export function guardText(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-/** One cell as CSV text (already quoted when needed). */
-export function csvCell(value: Cell, guard = false): string {
+/** One cell as CSV text (already quoted when needed); a number of a `double` column with its point. */
+export function csvCell(value: Cell, guard = false, double = false): string {
   if (value === null) return '';
   if (typeof value === 'string') return quoteCsv(guard ? guardText(value) : value);
-  return String(value);
+  if (typeof value === 'boolean') return String(value);
+  return numberText(value, double);
 }
 
 /** The header row, CRLF-terminated. */
@@ -51,13 +52,15 @@ export function csvLines(
   from: number,
   to: number,
   guard = false,
+  /** Per column: whether it is a `double` column (its numbers are written with a decimal point). */
+  doubles: readonly boolean[] = [],
 ): string {
   if (to <= from) return '';
   const lines = new Array<string>(to - from);
   const cells = new Array<string>(cols.length);
   for (let r = from; r < to; r += 1) {
     for (let c = 0; c < cols.length; c += 1) {
-      cells[c] = csvCell(cols[c]?.[r] ?? null, guard);
+      cells[c] = csvCell(cols[c]?.[r] ?? null, guard, doubles[c] === true);
     }
     lines[r - from] = cells.join(',');
   }

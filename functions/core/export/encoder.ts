@@ -12,7 +12,7 @@
  */
 import type { Window } from '../manifest';
 import { GroupCells } from './cells';
-import { csvBytes } from './csv-part';
+import { csvBytes, doubleColumns } from './csv-part';
 import type { Format } from './formats';
 import type { ColumnDef } from './model';
 import type { PartEncoder } from './part-encoder';
@@ -122,6 +122,7 @@ export class EncoderHost {
         spec.columns.map((c) => cells.of(c)),
         batch.rows,
         spec.formulaGuard,
+        doubleColumns(spec.columns),
       ),
     );
     lines.spec = spec;

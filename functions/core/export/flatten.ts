@@ -10,7 +10,7 @@
  * writes it straight into its column arrays, so the hot path allocates no per-row maps); `flattenRow`
  * collects the same cells into maps.
  */
-import { toJsonText } from '../api/json';
+import { NumberText, toJsonText } from '../api/json';
 import type { ApiRow } from '../api/types';
 
 /** A cell as it leaves the flattener: JSON scalars only (a bigint is an integer beyond 2^53). */
@@ -131,6 +131,8 @@ function toCell(value: unknown): Cell {
   if (typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (typeof value === 'bigint') return value;
+  // a number no double holds (beyond range, underflow, too many digits): its text, for the type check
+  if (value instanceof NumberText) return value.text;
   // Arrays (and objects inside metrics) are kept as JSON text so nothing is lost.
   return toJsonText(value);
 }

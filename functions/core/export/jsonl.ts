@@ -6,36 +6,45 @@
  * (RFC 1952), which gzip readers decompress as a whole.
  */
 import { gzipSync } from 'node:zlib';
-import type { GroupCells } from './cells';
 import type { Cell } from './flatten';
 import type { ColumnDef } from './model';
-import type { PartEncoder } from './part-encoder';
+import type { ColumnCells, PartEncoder } from './part-encoder';
+import { numberText } from './values';
 
 /** Rows per gzip member: bounds the size of the intermediate strings. */
 const SLICE_ROWS = 5_000;
 
-function jsonCell(value: Cell): string {
+/**
+ * One value as JSON: numbers as `numberText` writes them (CSV's text: `-0`, `12.0` in a double
+ * column, every digit of a bigint); strings are well-formed by then (`fitted`), so `JSON.stringify`
+ * never writes a lone-surrogate escape that strict JSON readers (DuckDB, pyarrow) refuse.
+ */
+function jsonCell(value: Cell, double: boolean): string {
   if (value === null) return 'null';
-  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' || typeof value === 'bigint') return numberText(value, double);
   return JSON.stringify(value);
 }
 
 export class JsonlEncoder implements PartEncoder {
   private readonly keys: readonly string[];
+  private readonly doubles: readonly boolean[];
   private wrote = false;
 
   constructor(private readonly columns: readonly ColumnDef[]) {
     this.keys = columns.map((c) => `${JSON.stringify(c.name)}:`);
+    this.doubles = columns.map((c) => c.type === 'double');
   }
 
-  group(group: GroupCells): Uint8Array[] {
+  group(group: ColumnCells): Uint8Array[] {
     const cols = this.columns.map((c) => group.of(c));
     const out: Uint8Array[] = [];
     for (let from = 0; from < group.rows; from += SLICE_ROWS) {
       const to = Math.min(group.rows, from + SLICE_ROWS);
       const lines: string[] = [];
       for (let r = from; r < to; r += 1) {
-        const fields = cols.map((cells, c) => `${this.keys[c]}${jsonCell(cells[r] ?? null)}`);
+        const fields = cols.map(
+          (cells, c) => `${this.keys[c]}${jsonCell(cells[r] ?? null, this.doubles[c] === true)}`,
+        );
         lines.push(`{${fields.join(',')}}\n`);
       }
       out.push(new Uint8Array(gzipSync(lines.join(''))));

@@ -9,6 +9,8 @@
  * … (the first free one). The model stores each column's name with its source, so a name, once
  * given, is the same in every later run.
  */
+import { validText } from './values';
+
 export type Naming = 'snake_case' | 'api';
 
 /** `paidImpressions` → `paid_impressions`; `CTR` → `ctr`; `=HYPERLINK(x)` → `_hyperlink_x_`. */
@@ -22,7 +24,8 @@ export function snakeCase(name: string): string {
 
 /** The wanted name of a column from its API path (one key, or the keys of a nested field). */
 export function baseName(path: readonly string[], naming: Naming): string {
-  const joined = path.map((k) => (naming === 'snake_case' ? snakeCase(k) : k)).join('_');
+  // a lone surrogate in a key would make the name invalid UTF-8 in a Parquet schema: U+FFFD instead
+  const joined = validText(path.map((k) => (naming === 'snake_case' ? snakeCase(k) : k)).join('_'));
   return joined === '' ? 'unnamed' : joined;
 }
 

@@ -18,15 +18,19 @@ import type { ApiRow } from '../api/types';
 import type { ManifestFile, ReportWarning, TotalValue, Window } from '../manifest';
 import type { Sink } from '../sink';
 import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
+import { flattenRow } from './flatten';
 import type { Format } from './formats';
 import type { ColumnDef } from './model';
 import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
+import { mergeModel } from './model-merge';
 import type { ModelStore } from './model-store';
+import { carriesModel, rewritePart } from './part-rewrite';
 import { PartSet } from './parts';
+import { type RowMean, RowMeans } from './row-means';
 import { RowGroupBuffer } from './rowgroup';
 import { type SummaryRow, TopN } from './top';
 import { Totals } from './totals';
-import { breakOf, fitted } from './values';
+import { breakOf, fitted, wellFormed } from './values';
 import { type WarningCode, warningFor } from './warnings';
 import type { WriterState } from './writer-state';
 
@@ -58,13 +62,22 @@ const SLICE_ROWS = 1_000;
 export class ReportWriter {
   private slice: RowGroupBuffer;
   private groupRows = 0;
+  /**
+   * The report's model as this export has grown it: the stored model it started from, extended in
+   * memory; stored (merged into the newest version) only when the export is complete (`settleModel`).
+   */
   private model: ColumnModel | null = null;
+  /** Whether `model` holds the stored model (or the checkpoint's) yet. */
+  private loaded = false;
   /** The model of a report that has had no row yet: used for its empty part, never stored. */
   private draft: ColumnModel | null = null;
   /** `CODE column` → how many values broke the column's type. */
   private readonly breaks: Map<string, number>;
+  /** `f{field key}` / `m{metric}` → values holding U+FFFD from bytes invalid in the page's charset. */
+  private readonly replaced = new Map<string, number>();
   private readonly stream: EncoderStream;
   private readonly totals: Totals;
+  private readonly means: RowMeans;
   private readonly top: TopN;
   private readonly parts: PartSet;
   private readonly files: ManifestFile[];
@@ -77,6 +90,7 @@ export class ReportWriter {
     this.slice = new RowGroupBuffer(o.maxKeysPerObject);
     this.breaks = new Map(Object.entries(from?.breaks ?? {}));
     this.totals = new Totals(from?.totals);
+    this.means = new RowMeans(from?.means);
     this.top = new TopN(o.topBy === undefined && !o.inOrder ? 0 : o.topN, from?.top ?? []);
     this.stream = (o.encoder ?? inlineEncoder()).open();
     this.parts = new PartSet(
@@ -91,6 +105,10 @@ export class ReportWriter {
     );
     this.files = [...(from?.files ?? [])];
     this.rows = from?.rows ?? 0;
+    if (from?.model !== undefined) {
+      this.model = from.model;
+      this.loaded = true;
+    }
   }
 
   /** Buffers a row; writes the row group when it is full (or would overfill the open part). */
@@ -127,11 +145,11 @@ export class ReportWriter {
     for (const c of columns) {
       if (c.role !== 'metric') continue;
       const cells = slice.cells(c.key, true);
-      if (cells !== undefined)
-        this.totals.addColumn(
-          c.key,
-          cells.map((v) => fitted(c.type, v)),
-        );
+      if (cells !== undefined) {
+        const fittedCells = cells.map((v) => fitted(c.type, v));
+        this.totals.addColumn(c.key, fittedCells);
+        this.means.addColumn(c.key, fittedCells);
+      }
     }
     this.rank(slice, columns);
     const spec = this.o.formats.includes('csv')
@@ -140,10 +158,13 @@ export class ReportWriter {
     await this.stream.append(slice.batch(), spec);
   }
 
-  /** The model's columns for `slice`, extending and storing the model first when it must grow. */
+  /** The model's columns for `slice`, extending the model (in memory) first when it must grow. */
   private async modelFor(slice: RowGroupBuffer): Promise<ColumnDef[]> {
     const cols = slice.columns();
-    if (this.model === null) this.model = (await this.o.models.load())?.model ?? null;
+    if (!this.loaded) {
+      this.model = (await this.o.models.load())?.model ?? null;
+      this.loaded = true;
+    }
     if (this.model === null && slice.rows === 0) {
       // A report without any row yet stores no model: its first model is made from its first rows, so
       // the route's identifying fields come first even when the first window was empty. The empty
@@ -151,22 +172,59 @@ export class ReportWriter {
       this.draft = planModel(null, this.o, cols);
       return this.columns();
     }
-    if (planModel(this.model, this.o, cols) !== this.model) {
-      this.model = (await this.o.models.update((latest) => planModel(latest, this.o, cols))).model;
+    const planned = planModel(this.model, this.o, cols);
+    if (planned !== this.model) {
+      // grown in memory only: stored at commit (`settleModel`), so a failed export stores nothing
+      this.model = planned;
       // rows buffered for the open part are encoded into the next one, which has every column
       if (this.parts.openColumns !== null) this.files.push(...(await this.parts.close()));
     }
     return this.columns();
   }
 
+  /** Counts, per column, the values not written as they came (each a warning naming the column). */
   private countBreaks(slice: RowGroupBuffer, columns: readonly ColumnDef[]): void {
     for (const c of columns) {
-      if ((c.role !== 'id' && c.role !== 'metric') || c.type === 'string') continue;
+      if (c.role !== 'id' && c.role !== 'metric') continue;
+      const numeric = c.type === 'int64' || c.type === 'double';
       for (const v of slice.cells(c.key, c.role === 'metric') ?? []) {
+        if (v === null) continue;
+        if (typeof v === 'string' && !wellFormed(v)) this.count(`INVALID_TEXT ${c.name}`, 1);
+        if (c.type === 'string') continue;
         const code = breakOf(c.type, v);
-        if (code === null) continue;
-        this.count(`${code} ${c.name}`, 1);
+        if (code !== null) this.count(`${code} ${c.name}`, 1);
+        else if (numeric && typeof v === 'string') this.count(`NUMERIC_TEXT ${c.name}`, 1);
       }
+    }
+  }
+
+  /**
+   * A page whose body had byte sequences invalid in its charset (decoded as U+FFFD, `ApiPage.
+   * invalidSequences`): counts, per column, its values that hold U+FFFD (INVALID_TEXT).
+   */
+  noteInvalidBytes(rows: readonly ApiRow[]): void {
+    for (const row of rows) {
+      const flat = flattenRow(row, this.o.maxKeysPerObject);
+      for (const [key, v] of flat.fields)
+        if (typeof v === 'string' && v.includes('\uFFFD')) this.bump(`f${key}`);
+      for (const [name, v] of flat.metrics)
+        if (typeof v === 'string' && v.includes('\uFFFD')) this.bump(`m${name}`);
+    }
+  }
+
+  private bump(cell: string): void {
+    this.replaced.set(cell, (this.replaced.get(cell) ?? 0) + 1);
+  }
+
+  /** Names the columns of `noteInvalidBytes`' counts (once the rows are in the model). */
+  private settleReplaced(): void {
+    for (const c of this.columns()) {
+      if (c.role !== 'id' && c.role !== 'metric') continue;
+      const cell = `${c.role === 'id' ? 'f' : 'm'}${c.key}`;
+      const n = this.replaced.get(cell);
+      if (n === undefined) continue;
+      this.count(`INVALID_TEXT ${c.name}`, n);
+      this.replaced.delete(cell);
     }
   }
 
@@ -186,7 +244,31 @@ export class ReportWriter {
     const columns = await this.modelFor(new RowGroupBuffer());
     if (this.files.length === 0) this.parts.ensureOpen(columns);
     await this.closePart();
+    await this.settleModel();
     return this.files;
+  }
+
+  /**
+   * Stores the model this export grew, merged into the newest stored version (compare-and-swap), and
+   * rewrites every part that does not carry exactly the merged model's columns (written before the
+   * model grew, or while another window of the report added columns), one part at a time: every part
+   * of the partition then has the same columns, those of the model at commit.
+   */
+  private async settleModel(): Promise<void> {
+    const ours = this.model;
+    if (ours === null) return; // no row ever: nothing to store (the empty part has the draft's columns)
+    const to = (await this.o.models.update((latest) => mergeModel(latest, ours))).model;
+    this.model = to;
+    for (const [i, file] of this.files.entries()) {
+      if (carriesModel(file, { from: ours, to })) continue;
+      this.files[i] = await rewritePart(
+        this.o.sink,
+        file,
+        { from: ours, to },
+        this.o.window,
+        this.o.formulaGuard ?? false,
+      );
+    }
   }
 
   async abort(): Promise<void> {
@@ -212,6 +294,7 @@ export class ReportWriter {
 
   /** Warnings naming each column that received values its type cannot hold. */
   warnings(): ReportWarning[] {
+    this.settleReplaced();
     const raws = new Map(
       this.columns().flatMap((c) => (c.source.kind === 'raw' ? [[c.source.of, c.name] as const] : [])),
     );
@@ -233,6 +316,16 @@ export class ReportWriter {
     return Object.fromEntries(Object.entries(this.totals.result()).filter(([name]) => numeric.has(name)));
   }
 
+  /** Averages per row (by the API's metric names) of the numeric metrics that are never summed. */
+  meansResult(): Record<string, RowMean> {
+    const numeric = new Set(
+      this.columns()
+        .filter((c) => c.source.kind === 'metric' && (c.type === 'int64' || c.type === 'double'))
+        .map((c) => c.key),
+    );
+    return Object.fromEntries(Object.entries(this.means.result()).filter(([name]) => numeric.has(name)));
+  }
+
   topRows(): SummaryRow[] {
     return this.top.sorted().map((e) => e.row);
   }
@@ -242,13 +335,16 @@ export class ReportWriter {
   }
 
   snapshot(): WriterState {
+    this.settleReplaced();
     return {
       nextPart: this.parts.nextIndex,
       files: [...this.files],
       rows: this.rows,
       breaks: Object.fromEntries(this.breaks),
       totals: this.totals.snapshot(),
+      means: this.means.snapshot(),
       top: this.top.sorted(),
+      ...(this.model !== null ? { model: this.model } : {}),
     };
   }
 

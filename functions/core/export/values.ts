@@ -1,20 +1,22 @@
 /**
  * Whether a value fits its column's fixed type, and the text of a value that does not (docs/export.md
- * "Values that break a type"). A value never changes to fit: it is written as it is or, when its
- * column's type cannot hold it exactly, left out of that column and written as text into the column's
- * `…__raw` companion, and the report carries a warning naming the column.
+ * "Values that break a type", "Numbers", "Text"). A value never changes to fit, with two documented
+ * exceptions that carry a warning: a numeric string in a number column is written as the number it
+ * spells (NUMERIC_TEXT), and text that is not valid Unicode (a lone surrogate) has U+FFFD in its place
+ * (INVALID_TEXT). Otherwise a value is written as it is or, when its column's type cannot hold it
+ * exactly, left out of that column and written as text into the column's `…__raw` companion, and the
+ * report carries a warning naming the column.
  */
+import { NumberText, numberLiteral } from '../api/json';
 import type { ColumnType } from '../manifest';
 import type { Cell } from './flatten';
 import { isCalendarDate, isZonedDateTime } from './temporal';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-/** A JSON number literal (how a number too large for a double arrives: as its text). */
-const NUMBER_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** The warning code for a value that breaks its column's type. */
-export type BreakCode = 'TYPE_BREAK' | 'LONG_INTEGER' | 'NON_FINITE';
+export type BreakCode = 'TYPE_BREAK' | 'LONG_INTEGER' | 'NON_FINITE' | 'UNDERFLOW' | 'PRECISION';
 
 /** Why `value` does not fit `type`, or null when it does. */
 export function breakOf(type: ColumnType, value: Cell): BreakCode | null {
@@ -23,13 +25,8 @@ export function breakOf(type: ColumnType, value: Cell): BreakCode | null {
     case 'string':
       return null;
     case 'int64':
-      if (typeof value === 'number') return Number.isSafeInteger(value) ? null : numberBreak(value);
-      if (typeof value === 'bigint') return value >= INT64_MIN && value <= INT64_MAX ? null : 'LONG_INTEGER';
-      return textBreak(value);
     case 'double':
-      if (typeof value === 'number') return null;
-      if (typeof value === 'bigint') return BigInt(Number(value)) === value ? null : 'LONG_INTEGER';
-      return textBreak(value);
+      return typeof value === 'string' ? textBreak(type, value) : numberBreak(type, value);
     case 'boolean':
       return typeof value === 'boolean' ? null : 'TYPE_BREAK';
     case 'date':
@@ -39,23 +36,74 @@ export function breakOf(type: ColumnType, value: Cell): BreakCode | null {
   }
 }
 
-function numberBreak(value: number): BreakCode {
+function numberBreak(type: 'int64' | 'double', value: number | bigint | boolean): BreakCode | null {
+  if (typeof value === 'boolean') return 'TYPE_BREAK';
+  if (type === 'double')
+    return typeof value === 'number' || BigInt(Number(value)) === value ? null : 'LONG_INTEGER';
+  if (typeof value === 'bigint') return value >= INT64_MIN && value <= INT64_MAX ? null : 'LONG_INTEGER';
+  if (Number.isSafeInteger(value)) return null;
   return Number.isInteger(value) ? 'LONG_INTEGER' : 'TYPE_BREAK';
 }
 
-function textBreak(value: string | boolean): BreakCode {
-  return typeof value === 'string' && NUMBER_TEXT.test(value) ? 'NON_FINITE' : 'TYPE_BREAK';
+/** A string in a number column: fits when it spells a number the column holds (NUMERIC_TEXT). */
+function textBreak(type: 'int64' | 'double', value: string): BreakCode | null {
+  const n = numberLiteral(value);
+  if (n === null) return 'TYPE_BREAK';
+  if (n instanceof NumberText) {
+    const approx = Number(n.text);
+    return Number.isFinite(approx) ? (approx === 0 ? 'UNDERFLOW' : 'PRECISION') : 'NON_FINITE';
+  }
+  return numberBreak(type, n);
 }
 
-/** A cell as text, the way JSON wrote it (numbers in their shortest exact form). */
+/** Whether the cell fits its column only as the number its text spells (the NUMERIC_TEXT rule). */
+export function isNumericText(type: ColumnType, value: Cell): boolean {
+  return (
+    typeof value === 'string' && (type === 'int64' || type === 'double') && breakOf(type, value) === null
+  );
+}
+
+const isWellFormed = (String.prototype as unknown as { isWellFormed: (this: string) => boolean })
+  .isWellFormed;
+const toWellFormed = (String.prototype as unknown as { toWellFormed: (this: string) => string }).toWellFormed;
+
+/** Whether the text is valid Unicode (no lone surrogate), so every format can hold it as it is. */
+export function wellFormed(text: string): boolean {
+  return isWellFormed.call(text);
+}
+
+/** The text with U+FFFD for each lone surrogate: what UTF-8 (Parquet, CSV, JSON Lines) can hold. */
+export function validText(text: string): string {
+  return isWellFormed.call(text) ? text : toWellFormed.call(text);
+}
+
+/** A cell as text, the way JSON wrote it (numbers in their shortest exact form, `-0` with its sign). */
 export function cellText(value: Exclude<Cell, null>): string {
-  return typeof value === 'string' ? value : String(value);
+  if (typeof value === 'string') return validText(value);
+  return Object.is(value, -0) ? '-0' : String(value);
+}
+
+/**
+ * A number as CSV and JSON Lines write it: its shortest exact text, `-0` with its sign, and in a
+ * `double` column always with a decimal point or exponent (`12.0`), so that CSV and JSON readers that
+ * infer types see a DOUBLE every week, not a BIGINT in a week of whole values.
+ */
+export function numberText(value: number | bigint, double: boolean): string {
+  const text = Object.is(value, -0) ? '-0' : String(value);
+  return double && /^-?\d+$/.test(text) ? `${text}.0` : text;
 }
 
 /** The cell as its column holds it: the value when it fits (as text in a string column), else null. */
 export function fitted(type: ColumnType, value: Cell): Cell {
   if (value === null) return null;
-  if (type === 'string') return typeof value === 'string' ? value : cellText(value);
+  if (type === 'string') return cellText(value);
   if (breakOf(type, value) !== null) return null;
+  if (typeof value === 'string') {
+    if (type !== 'int64' && type !== 'double') return value;
+    const n = numberLiteral(value);
+    return typeof n === 'bigint' && type === 'double' ? Number(n) : (n as number | bigint);
+  }
+  // an integer has no sign of zero: -0 is 0 in an int64 column, in every format
+  if (type === 'int64' && Object.is(value, -0)) return 0;
   return type === 'double' && typeof value === 'bigint' ? Number(value) : value;
 }

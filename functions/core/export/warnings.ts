@@ -6,13 +6,18 @@ import type { ReportWarning } from '../manifest';
 import { DEFAULT_MAX_KEYS_PER_OBJECT } from './flatten';
 import type { BreakCode } from './values';
 
-/** A type break, or an object kept whole as JSON text because it had more keys than the bound. */
-export type WarningCode = BreakCode | 'OBJECT_AS_JSON';
+/**
+ * A type break; an object kept whole as JSON text because it had more keys than the bound; a number
+ * sent as text and written as the number (NUMERIC_TEXT); text that was not valid Unicode (INVALID_TEXT).
+ */
+export type WarningCode = BreakCode | 'OBJECT_AS_JSON' | 'NUMERIC_TEXT' | 'INVALID_TEXT';
 
 const WHAT: Record<BreakCode, string> = {
   TYPE_BREAK: 'values that do not fit its type',
   LONG_INTEGER: 'integers too long for its type',
-  NON_FINITE: 'numbers too large for a double',
+  NON_FINITE: 'numbers beyond the range of a double (such as 1e400)',
+  UNDERFLOW: 'numbers too small for a double, which would become 0 (such as 1e-400)',
+  PRECISION: 'numbers with more significant digits than a double keeps',
 };
 
 export function warningFor(
@@ -28,6 +33,22 @@ export function warningFor(
       column,
       count,
       message: `Column ${column} received ${count} objects of more than ${maxKeys} keys (data used as keys, such as per-country counts); each is kept whole as JSON text in ${column} instead of a column per key, which would grow the report by a column for every key ever seen (output.maxKeysPerObject). Read it with a JSON function, e.g. DuckDB json_extract or Athena json_extract_scalar.`,
+    };
+  }
+  if (code === 'NUMERIC_TEXT') {
+    return {
+      code,
+      column,
+      count,
+      message: `Column ${column} received ${count} numbers sent as text (such as "12"); each is written as the number it spells, in every format. The API sends this metric as a string: check that the number is what the API means.`,
+    };
+  }
+  if (code === 'INVALID_TEXT') {
+    return {
+      code,
+      column,
+      count,
+      message: `Column ${column} received ${count} values with text that is not valid Unicode (bytes invalid in the response's charset, or a lone surrogate escape such as \\ud800); each such sequence is U+FFFD (\u{FFFD}) in every format. The API sent malformed text: report it to the API provider.`,
     };
   }
   return {

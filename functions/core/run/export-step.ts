@@ -150,12 +150,15 @@ async function exportWithLease(
         ...(errorCode ? { errorCode } : {}),
         ...(validMetrics ? { validMetrics } : {}),
       });
+    const rowMeans = writer.meansResult();
+    const means = Object.keys(rowMeans).length > 0 ? { means: rowMeans } : {};
     return {
       reportId: task.reportId,
       route: report.route,
       status,
       ...counted,
       totals: writer.totalsResult(),
+      ...means,
       error: null,
       files: [...writer.writtenFiles()],
     };
@@ -187,6 +190,7 @@ async function exportWithLease(
     for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
       guards.observe(page);
       for (const row of page.rows) await writer.add(row);
+      if (page.invalidSequences) writer.noteInvalidBytes(page.rows);
       pages += 1;
       stepPages += 1;
       progress(false);

@@ -133,14 +133,40 @@ describe('deliverSummary: content', () => {
     expect(text).toContain('Evil FAILED: fake line == fake report');
   });
 
-  it('shows a non-additive KPI per row and never as a sum, in both parts', async () => {
-    const message = await render();
-    expect(message.text).toContain('Engagement rate: not added up: see each creator below');
-    expect(message.html).toContain('not added up: see each creator below');
+  it('shows a non-additive KPI as its average per row, labelled so, and never as a sum, in both parts', async () => {
+    const means = { engagementRate: { mean: 0.0622, rows: 12_345 } };
+    const message = await render({ manifest: manifest([creatorsReport({ means })]) });
+    expect(message.text).toContain(
+      'Engagement rate · average per creator: 6.22%  average of 12,345 creators',
+    );
+    expect(message.html).toContain('Engagement rate · average per creator');
+    expect(message.html).toContain('6.22%');
     const sumOfRates = '12.44%'; // 7.34% + 5.1%: a meaningless number that must not appear
     expect(message.text).not.toContain(sumOfRates);
     expect(message.html).not.toContain(sumOfRates);
     expect(message.text).toMatch(/Engagement rate 7\.34%/);
+  });
+
+  it('shows a manifest of an older version (no averages) without a number, saying why', async () => {
+    const message = await render();
+    expect(message.text).toContain('Engagement rate: an average or rate, not added up');
+  });
+
+  it('says "no data" for a counter no row had, and "No creators in this period" for an empty report', async () => {
+    const noLikes = await render({ manifest: manifest([creatorsReport({ totals: { comments: 890 } })]) });
+    expect(noLikes.text).toContain('Likes: no data  no creator had a value');
+    const empty = await render({ manifest: manifest([creatorsReport({ rowCount: 0, totals: {} })]) });
+    expect(empty.text).toContain('No creators in this period.');
+    expect(empty.html).toContain('No creators in this period.');
+    expect(`${empty.text}${empty.html}`).not.toContain('see each');
+  });
+
+  it('abbreviates a total beyond 2^63 (exact in the files) and keeps its change readable', async () => {
+    const huge = await render({
+      manifest: manifest([creatorsReport({ totals: { likes: '12345678901234567890', comments: 890 } })]),
+    });
+    expect(huge.text).toContain('Likes: 1.2 × 10¹⁹');
+    expect(huge.html).not.toContain('12,345,678,901,234,567,890');
   });
 
   it('shows totals with deltas naming the compared window, new for a previous zero, and no NaN/Infinity', async () => {
@@ -179,7 +205,7 @@ describe('deliverSummary: content', () => {
       name: `${'N'.repeat(100)}${i}`,
     }));
     const { text, html } = await render({ top: { creators: rows } });
-    expect(text).toContain('Top 3 creators by likes:');
+    expect(text).toMatch(/Top 3 (of [\d,]+ )?creators by likes:/);
     expect(text).not.toContain('  4. ');
     expect(html.match(/<tr><td valign="top"[^>]*>\d+<\/td>/g)).toHaveLength(3);
     expect(text).not.toContain('N'.repeat(41));
@@ -197,7 +223,7 @@ describe('deliverSummary: content', () => {
       },
     ]);
     expect(message.text).toContain('Attached: creators-2026-11-22-part-00000.csv');
-    expect(message.html).toContain('Attached CSV:');
+    expect(message.html).toContain('every row, as 1 CSV file');
   });
 
   it('attaches nothing and says why when the CSVs exceed attachCsvUpToMiB', async () => {

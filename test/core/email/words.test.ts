@@ -37,15 +37,20 @@ describe('units', () => {
       Array(5).fill('money'),
     );
     expect(['avgWatchTime', 'video_view_total_time'].map(unitOf)).toEqual(['seconds', 'seconds']);
-    expect(['engagementRate', 'ctr'].map(unitOf)).toEqual(['percent', 'percent']);
-    expect(['likes', 'shares', 'reach', 'returnOnInvestment'].map(unitOf)).toEqual(Array(4).fill('number'));
+    // a return on investment is a fraction like a rate: -0.06 is -6%
+    expect(['engagementRate', 'ctr', 'returnOnInvestment', 'roi'].map(unitOf)).toEqual(
+      Array(4).fill('percent'),
+    );
+    expect(['likes', 'shares', 'reach'].map(unitOf)).toEqual(Array(3).fill('number'));
   });
 
   it('formats money in the configured currency with Intl, and plain without one', () => {
-    expect(valueFormat('paidAdSpend', 'double', 'EUR').format(3_006_870.99)).toBe('€3,006,870.99');
+    expect(valueFormat('paidAdSpend', 'double', 'EUR').format(6_870.99)).toBe('€6,870.99');
+    // from 100,000 on whole units: the cents only make a card's number too wide (the files keep them)
+    expect(valueFormat('paidAdSpend', 'double', 'EUR').format(3_006_870.99)).toBe('€3,006,871');
     expect(valueFormat('revenue', 'double', 'USD').signed(-567.5)).toBe('-$567.50');
     expect(valueFormat('revenue', 'double', 'JPY').format(1234.4)).toBe('¥1,234');
-    expect(valueFormat('paidAdSpend', 'double').format(3_006_870.99)).toBe('3,006,870.99');
+    expect(valueFormat('paidAdSpend', 'double').format(6_870.99)).toBe('6,870.99');
   });
 
   it('formats rates (fractions) as percentages and watch time in seconds, minutes, hours', () => {
@@ -83,13 +88,13 @@ describe('titles and coverage', () => {
     expect(reportTitle({ route: 'campaigns/performance' })).toBe('Campaign performance');
   });
 
-  it('says what a report covers: platform or content type, instances, campaigns, date basis', () => {
+  it("says what a report covers in a reader's words: platform or content type, accounts, campaigns, date basis", () => {
     expect(
       coverageLine({
         route: 'campaigns/performance',
         filters: { ...filters, platform: 'instagram', dateBasis: 'post_date' },
       }),
-    ).toBe('Instagram only · all instances · by the date of the post');
+    ).toBe('Instagram only · all accounts · by the date of the post');
     expect(
       coverageLine({
         route: 'posts/performance',
@@ -100,7 +105,11 @@ describe('titles and coverage', () => {
           dateBasis: 'performance_date',
         },
       }),
-    ).toBe('Instagram reels only · 2 selected instances · 1 selected campaign · by the date of the activity');
-    expect(coverageLine({ route: 'instances', filters })).toBe('All instances the API client can see');
+    ).toBe('Instagram reels only · 2 selected accounts · 1 selected campaign · by the date of the activity');
+    expect(coverageLine({ route: 'instances', filters })).toBe('All accounts');
+    // the API's default date basis is said as what it is, without naming the API
+    expect(coverageLine({ route: 'posts/performance', filters }, { one: 'brand', many: 'brands' })).toBe(
+      'All platforms · all brands · by the date of the post',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson, toJsonText } from '#core/api/json';
+import { NumberText, parseJson, toJsonText } from '#core/api/json';
 import { flattenRow } from '#core/export/flatten';
 import { type ColumnModel, columnDefs, fieldKey, type ModelContext, planModel } from '#core/export/model';
 import { NameAllocator, snakeCase } from '#core/export/names';
@@ -220,7 +220,13 @@ describe('planModel', () => {
 describe('parseJson', () => {
   it('keeps every digit of long integers and the text of numbers a double cannot hold', () => {
     const v = parseJson('{"a":9007199254740993,"b":12345678901234567891,"c":1e400,"d":1.5,"e":[1,"x"]}');
-    expect(v).toEqual({ a: 9007199254740993n, b: 12345678901234567891n, c: '1e400', d: 1.5, e: [1, 'x'] });
+    expect(v).toEqual({
+      a: 9007199254740993n,
+      b: 12345678901234567891n,
+      c: new NumberText('1e400'),
+      d: 1.5,
+      e: [1, 'x'],
+    });
   });
 
   it('finds long numbers wherever a number token can stand', () => {
@@ -230,7 +236,7 @@ describe('parseJson', () => {
     ]);
     expect(parseJson('{"a" : \n 12345678901234567891,"b":[1, 2e308]}')).toEqual({
       a: 12345678901234567891n,
-      b: [1, '2e308'],
+      b: [1, new NumberText('2e308')],
     });
   });
 

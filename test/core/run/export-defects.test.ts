@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSink } from '#adapters/fs-sink';
+import { parseJson } from '#core/api/json';
 import type { ApiRow } from '#core/api/types';
 import { silentLog } from '#core/log';
 import { exportReportStep } from '#core/run/export-step';
@@ -146,5 +147,49 @@ describe('issue 22 regressions in the export step', () => {
     );
     expect(outcome.manifest.columns.map((c) => c.name)).toContain('geo');
     expect(outcome.manifest.warnings?.[0]?.message).toContain('more than 2 keys');
+  });
+
+  it('writes numeric strings as numbers, warns of underflow and invalid text, and all three formats agree and read back', async () => {
+    const rows = parseJson(
+      '[{"postId":"a","name":"Caf\\u00e9 \\ud800 M\\u00fcller","metrics":{"likes":"12","shares":1,"engagementRate":3}},' +
+        '{"postId":"b","name":"ok","metrics":{"likes":2,"shares":1,"engagementRate":1e-400}}]',
+    ) as ApiRow[];
+    const config = postsConfig();
+    const outcome = outcomeOf(
+      await exportReportStep(
+        { ...config, output: { ...config.output, formats: ['parquet', 'csv', 'jsonl'] } },
+        POSTS_TASK,
+        null,
+        deps(rows),
+      ),
+    );
+    expect(outcome.manifest.status, outcome.manifest.error ?? '').toBe('succeeded');
+    expect(outcome.manifest.warnings?.map((w) => [w.code, w.column, w.count])).toEqual(
+      expect.arrayContaining([
+        ['NUMERIC_TEXT', 'likes', 1],
+        ['UNDERFLOW', 'engagement_rate', 1],
+        ['INVALID_TEXT', 'name', 1],
+      ]),
+    );
+    expect(outcome.manifest.totals).toMatchObject({ likes: 14 });
+    const want = [
+      { post_id: 'a', name: 'Café \ufffd Müller', likes: '12', rate: '3.0', raw: null },
+      { post_id: 'b', name: 'ok', likes: '2', rate: null, raw: '1e-400' },
+    ];
+    const sql = (from: string) =>
+      `SELECT post_id, name, likes::VARCHAR AS likes, engagement_rate::VARCHAR AS rate, engagement_rate__raw AS raw FROM ${from} ORDER BY post_id`;
+    expect(await duckQuery(sql(`read_parquet(${await parts('parquet')})`))).toEqual(
+      want.map((r) => ({ ...r, rate: r.rate === null ? null : '3.0' })),
+    );
+    expect(await duckQuery(sql(`read_csv(${await parts('csv')}, all_varchar=true)`))).toEqual(want);
+    // DuckDB's read_json is strict: a lone-surrogate escape failed the whole file before
+    expect(await duckQuery(sql(`read_json(${await parts('jsonl')})`))).toEqual(
+      want.map((r) => ({ ...r, rate: r.rate === null ? null : '3.0' })),
+    );
+    // and with inference, a double column of whole values is still a DOUBLE
+    const types = await duckQuery(
+      `SELECT column_type FROM (DESCRIBE SELECT engagement_rate FROM read_csv(${await parts('csv')}))`,
+    );
+    expect(types).toEqual([{ column_type: 'DOUBLE' }]);
   });
 });

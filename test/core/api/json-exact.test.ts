@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { NumberText, parseJson, toJsonText } from '#core/api/json';
+
+const one = (literal: string) => (parseJson(`{"v":${literal},"pad":1234567890123456}`) as { v: unknown }).v;
+
+describe('exact JSON numbers (issue 22)', () => {
+  it('keeps numbers a double prints back as sent, and every digit of integers in any form', () => {
+    expect(one('1.5e300')).toBe(1.5e300);
+    expect(one('0.1')).toBe(0.1);
+    expect(Object.is(one('-0.0'), -0)).toBe(true);
+    expect(one('9.007199254740993e15')).toBe(9007199254740993n);
+    expect(one('11135355536484952e+9')).toBe(11135355536484952000000000n);
+    expect(one('-12345678901234567891')).toBe(-12345678901234567891n);
+  });
+
+  it('keeps the text of numbers no double holds: beyond range, underflow, more digits than a double keeps', () => {
+    for (const text of ['1e400', '-1e-400', '0.10000000000000000001', '1.00000000000000000001e-5'])
+      expect(one(text)).toEqual(new NumberText(text));
+  });
+
+  it('writes such numbers unquoted in JSON text (an array kept whole)', () => {
+    const v = parseJson('{"a":[1e400,9007199254740993,0.5]}') as { a: unknown };
+    expect(toJsonText(v.a)).toBe('[1e400,9007199254740993,0.5]');
+  });
+});
