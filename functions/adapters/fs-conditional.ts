@@ -3,21 +3,19 @@
  * exclusive create):
  * - create-if-absent (`ifNoneMatch: '*'`): the body is written to a temporary file and hard-linked to
  *   the target, which fails when the target exists — the whole file appears at once, or not at all.
- * - compare-and-swap (`ifMatch`): under a short lock file (exclusive create in `.tmp/locks/`), the
- *   current file is compared with the expected tag (sha256) and replaced by rename only when it still
- *   matches. The target is never missing, not even for an instant. A lock holds its owner's process
- *   id: a lock left by a killed process of this host is taken over at once, any other once it is older
- *   than `STALE_LOCK_MS` (a lock is held for microseconds); a writer waits for a held lock until then.
+ * - compare-and-swap (`ifMatch`): under a short lock (`./fs-lock`, in `.tmp/lock-gens/`), the current
+ *   file is compared with the expected tag (sha256) and replaced by rename only when it still matches.
+ *   The target is never missing, not even for an instant. A lock left by a killed process of this host
+ *   is taken over at once, any other once it is older than `STALE_LOCK_MS` (a lock is held for
+ *   microseconds), and taking over never removes a lock someone else has just taken. Swaps of one
+ *   path within this process queue in memory, so hundreds of concurrent writers do not poll files.
  */
 import { createHash } from 'node:crypto';
-import { link, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ExporterError } from '#core/errors';
 import type { WriteCondition } from '#core/sink';
-import { alive, TEMP_ROOT } from './fs-temp';
-
-export const STALE_LOCK_MS = 10_000;
+import { acquireLock } from './fs-lock';
+import { TEMP_ROOT } from './fs-temp';
 
 export interface ConditionalPut {
   readonly base: string;
@@ -55,50 +53,32 @@ export async function conditionalPut(o: ConditionalPut): Promise<string | null> 
   }
 }
 
-function lockPath(base: string, path: string): string {
-  return join(base, TEMP_ROOT, 'locks', createHash('sha256').update(path).digest('hex').slice(0, 32));
+/** The lock folder of a swap of `path` (`./fs-lock`: generations, never removed to take over). */
+export function lockPath(base: string, path: string): string {
+  return join(base, TEMP_ROOT, 'lock-gens', createHash('sha256').update(path).digest('hex').slice(0, 32));
 }
+
+/** Swaps of one path in this process, one at a time: in-process waiters queue instead of polling files. */
+const queues = new Map<string, Promise<unknown>>();
 
 async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
-  await mkdir(dirname(lock), { recursive: true });
-  // wait longer than a lock takes to go stale, so a held lock is always taken over before giving up
-  const deadline = Date.now() + 2 * STALE_LOCK_MS;
-  for (;;) {
-    try {
-      const file = await open(lock, 'wx');
+  const before = queues.get(lock) ?? Promise.resolve();
+  const mine = before
+    .catch(() => undefined)
+    .then(async () => {
+      const held = await acquireLock(lock);
       try {
-        await file.writeFile(String(process.pid));
+        return await fn();
       } finally {
-        await file.close();
+        await held.release();
       }
-      break;
-    } catch (err: unknown) {
-      if (!hasCode(err, 'EEXIST')) throw err;
-      if (await abandoned(lock)) await rm(lock, { force: true });
-      else if (Date.now() > deadline) {
-        throw new ExporterError(
-          'WRITE_FAILED',
-          `the lock ${lock} stayed held for more than ${(2 * STALE_LOCK_MS) / 1000} s`,
-        );
-      } else await sleep(5);
-    }
-  }
+    });
+  queues.set(lock, mine);
   try {
-    return await fn();
+    return await mine;
   } finally {
-    await rm(lock, { force: true });
+    if (queues.get(lock) === mine) queues.delete(lock);
   }
-}
-
-/** Whether a lock's owner is gone: a process of this host that no longer exists, or a lock gone stale. */
-async function abandoned(lock: string): Promise<boolean> {
-  const owner = Number(await readFile(lock, 'utf8').catch(() => ''));
-  if (Number.isInteger(owner) && owner > 0 && !alive(owner)) return true;
-  const age = await stat(lock).then(
-    (s) => Date.now() - s.mtimeMs,
-    () => 0,
-  );
-  return age > STALE_LOCK_MS;
 }
 
 function hasCode(err: unknown, code: string): boolean {

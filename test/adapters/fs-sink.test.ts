@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { STALE_LOCK_MS } from '#adapters/fs-conditional';
+import { lockPath } from '#adapters/fs-conditional';
+import { STALE_LOCK_MS } from '#adapters/fs-lock';
 import { createFsSink } from '#adapters/fs-sink';
 import { safeHost } from '#adapters/fs-temp';
 
@@ -72,15 +73,14 @@ describe('fs sink', () => {
   });
 
   describe('the lock of a swap', () => {
-    /** The lock file a swap of `key` takes (named by the sha256 of the target's path). */
-    const lockOf = (key: string) =>
-      join(dir, '.tmp', 'locks', createHash('sha256').update(join(dir, key)).digest('hex').slice(0, 32));
-    const held = async (key: string, owner: number, ageMs = 0) => {
-      const lock = lockOf(key);
-      await mkdir(join(dir, '.tmp', 'locks'), { recursive: true });
-      await writeFile(lock, String(owner));
+    /** Generation 1 of the lock a swap of `key` takes, owned by `pid` of this host, `ageMs` old. */
+    const held = async (key: string, pid: number, ageMs = 0) => {
+      const lock = lockPath(dir, join(dir, key));
+      await mkdir(lock, { recursive: true });
+      const generation = join(lock, '000000000001');
+      await writeFile(generation, `${safeHost()}:${pid}:test`);
       const at = (Date.now() - ageMs) / 1000;
-      await utimes(lock, at, at);
+      await utimes(generation, at, at);
       return lock;
     };
 
@@ -93,16 +93,18 @@ describe('fs sink', () => {
         await sink.putIf('w/lease.json', 'two', 'application/json', { ifMatch: tag ?? '' }),
       ).not.toBeNull();
       expect(Date.now() - started).toBeLessThan(STALE_LOCK_MS);
-      expect(await readdir(join(dir, '.tmp', 'locks'))).not.toContain(lock.split('/').pop());
+      // the dead generation was superseded and cleared; the new one is released
+      expect(await readdir(lock)).toEqual(['000000000002.free']);
     });
 
     it('held by a live process, is waited for until released, or taken over once stale', async () => {
       const sink = createFsSink(dir);
       const tag = await sink.putIf('w/lease.json', 'one', 'application/json', { ifNoneMatch: '*' });
       const lock = await held('w/lease.json', process.pid);
-      setTimeout(() => void rm(lock), 100);
+      setTimeout(() => void rename(join(lock, '000000000001'), join(lock, '000000000001.free')), 50);
       const second = await sink.putIf('w/lease.json', 'two', 'application/json', { ifMatch: tag ?? '' });
       expect(second).not.toBeNull();
+      await rm(lock, { recursive: true });
       await held('w/lease.json', process.pid, STALE_LOCK_MS + 1_000);
       expect(
         await sink.putIf('w/lease.json', 'three', 'application/json', { ifMatch: second ?? '' }),

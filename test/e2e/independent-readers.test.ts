@@ -232,6 +232,7 @@ function evolutionCase(): ExportCase {
     columnNames: 'snake_case',
     rowGroupRows: 2,
     maxPartBytes: 2048,
+    maxKeysPerObject: null,
     runs: [week(RUNS[0].end, false), week(RUNS[1].end, true)],
   };
 }

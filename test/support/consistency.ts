@@ -67,7 +67,10 @@ export async function windowProblems(w: WindowOnDisk): Promise<string[]> {
   return problems;
 }
 
-/** Every file under the output folder's temporary and staging areas (empty after a complete run). */
+/**
+ * Every file under the output folder's temporary and staging areas (empty after a complete run), but
+ * a released lock's last generation (`<n>.free` in `.tmp/lock-gens/`: taking a lock over never deletes it).
+ */
 export async function leftovers(w: WindowOnDisk): Promise<string[]> {
   const walk = async (dir: string): Promise<string[]> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -75,7 +78,7 @@ export async function leftovers(w: WindowOnDisk): Promise<string[]> {
     for (const e of entries) {
       const p = join(dir, e.name);
       if (e.isDirectory()) out.push(...(await walk(p)));
-      else out.push(p);
+      else if (!/\/lock-gens\/[0-9a-f]+\/\d{12}\.free$/.test(p)) out.push(p);
     }
     return out;
   };

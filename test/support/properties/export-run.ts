@@ -30,7 +30,9 @@ export const RUNS = [
 export function caseConfig(c: ExportCase, baseUrl: string): Config {
   return parseConfig(`
 api: { baseUrl: "${baseUrl}", credentialsSecret: s }
-output: { prefix: exports/, formats: [${FORMATS.join(', ')}], columnNames: ${c.columnNames} }
+output: { prefix: exports/, formats: [${FORMATS.join(', ')}], columnNames: ${c.columnNames}${
+    c.maxKeysPerObject === null ? '' : `, maxKeysPerObject: ${c.maxKeysPerObject}`
+  } }
 schedules:
   - id: ${SCHEDULE}
     cron: "0 8 ? * MON *"

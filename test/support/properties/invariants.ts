@@ -56,12 +56,19 @@ const INT64 = 2n ** 63n;
 const sourceKey = (s: Source): string | null =>
   s.kind === 'field' ? `f${JSON.stringify(s.path)}` : s.kind === 'metric' ? `m${s.name}` : null;
 
-/** The leaves of one row as the documented flattening places them: `f["a","b"]` / `m<metric>` → value. */
-export function leavesOf(row: Exact): Map<string, Exact> {
+/** `output.maxKeysPerObject`'s default. */
+export const DEFAULT_MAX_KEYS = 100;
+
+/**
+ * The leaves of one row as the documented flattening places them: `f["a","b"]` / `m<metric>` → value.
+ * A nested object of more than `maxKeys` keys is one leaf (its JSON text in one column).
+ */
+export function leavesOf(row: Exact, maxKeys = DEFAULT_MAX_KEYS): Map<string, Exact> {
   const out = new Map<string, Exact>();
   if (!isObj(row)) return out;
   const field = (path: string[], v: Exact) => {
-    if (isObj(v)) {
+    if (isObj(v) && v.entries.length > maxKeys) out.set(`f${JSON.stringify(path)}`, v);
+    else if (isObj(v)) {
       if (v.entries.length === 0) out.set(`f${JSON.stringify(path)}`, null);
       for (const [k, x] of v.entries) field([...path, k], x);
       return;
@@ -205,14 +212,20 @@ const show = (v: unknown) =>
  * warned about). `lenient`: the checks a pending fix still fails, relaxed (`PENDING_FIX` in the
  * properties; none in the examples that prove a defect is still there): `totals` accepts a total of
  * a metric null in every row and an absent long total without a warning; `mergedWarnings` accepts a
- * raw companion without its warning on a report where a loss guard fired.
+ * raw companion without its warning on a report where a loss guard fired; `partColumns` accepts
+ * parts of one partition with different column lists.
  */
 export function runProblems(
   sent: readonly Exact[],
   out: RunOutput,
   options: {
     readonly summed: ReadonlySet<string>;
-    readonly lenient: { readonly totals: boolean; readonly mergedWarnings: boolean };
+    readonly maxKeysPerObject: number | null;
+    readonly lenient: {
+      readonly totals: boolean;
+      readonly mergedWarnings: boolean;
+      readonly partColumns: boolean;
+    };
   },
 ): string[] {
   const problems: string[] = [];
@@ -227,6 +240,13 @@ export function runProblems(
   const modelCols = model.map((c) => `${c.name}:${c.type}`);
   if (show(manifestCols) !== show(modelCols))
     problems.push(`manifest columns ${show(manifestCols)} differ from the model ${show(modelCols)}`);
+
+  // every part of the partition carries the same columns (the model at commit)
+  if (!options.lenient.partColumns)
+    for (const [format, files] of out.formats) {
+      const lists = new Set(files.map((f) => JSON.stringify(f.names)));
+      if (lists.size > 1) problems.push(`${format} parts carry different columns: ${[...lists].join(' / ')}`);
+    }
 
   // the formats, cell for cell
   const tables = [...out.formats].map(
@@ -260,7 +280,7 @@ export function runProblems(
   const warnedOf = (name: string) => warned.has(name) || (options.lenient.mergedWarnings && guarded);
   sent.forEach((row, r) => {
     const cells = table[r] ?? [];
-    const leaves = leavesOf(row);
+    const leaves = leavesOf(row, options.maxKeysPerObject ?? DEFAULT_MAX_KEYS);
     for (const key of leaves.keys())
       if (!index.has(key)) problems.push(`row ${r}: the value at ${key} has no column in the model`);
     model.forEach((col, c) => {
@@ -281,6 +301,10 @@ export function runProblems(
           problems.push(`row ${r} ${col.name}: raw companion holds ${show(raw)} for a value that fits`);
         if (typeof v === 'string' && expectedText(v) !== v && !warnedOf(col.name))
           problems.push(`row ${r} ${col.name}: text changed to U+FFFD with no warning naming the column`);
+        if (isObj(v) && col.source.kind === 'field' && !warnedOf(col.name))
+          problems.push(
+            `row ${r} ${col.name}: an object kept as JSON text with no warning naming the column`,
+          );
         return;
       }
       const sentText = show(v);

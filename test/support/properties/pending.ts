@@ -18,7 +18,7 @@ export const PENDING_FIX = {
    */
   mergedWarnings: false,
   /** An object with thousands of keys makes thousands of columns (no bound on columns per report). */
-  wideObjects: true,
+  wideObjects: false,
   /** Lone surrogates become U+FFFD in Parquet and CSV with no warning; JSON Lines keeps `\ud800`. */
   loneSurrogates: true,
   /** Invalid UTF-8 bytes become U+FFFD with no warning. */
