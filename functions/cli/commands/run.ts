@@ -6,14 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { type Command, Option } from 'commander';
 import { type CliLog, createCliLog } from '#adapters/cli-log';
 import { loadConfig } from '#adapters/config-file';
-import { createCredentialsProvider } from '#adapters/credentials';
 import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
 import { createOutboxMailer } from '#adapters/outbox-mailer';
 import { processOwner } from '#adapters/process-owner';
-import { createS3Sink } from '#adapters/s3-sink';
-import { createSesMailer } from '#adapters/ses-mailer';
-import { createSsmParameterReader } from '#adapters/ssm-parameters';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
@@ -32,6 +28,7 @@ import type { RunDeps } from '#core/run/types';
 import type { Sink } from '#core/sink';
 import { computeWindow } from '#core/window';
 import { createHttp } from '#http';
+import { credentialsProvider, s3Sink, sesMailer, ssmParameterReader } from '../aws';
 import { rememberValidSets } from '../learned-metrics';
 import { recordingMailer, reportSentEmails, type SentEmail } from '../sent-emails';
 
@@ -42,7 +39,7 @@ export const realApi: ApiFactory = (config, log) =>
   createApiClient({
     ...apiOptionsOf(config.api),
     http: createHttp,
-    credentials: createCredentialsProvider(config.api.credentialsSecret),
+    credentials: credentialsProvider(config.api.credentialsSecret),
     log,
   });
 
@@ -75,18 +72,18 @@ export function outputOptions(cmd: Command): Command {
     .option('-c, --config <file>', 'config file', 'reports.yaml');
 }
 
-export function sinkFor(opts: OutputOptions): Sink {
+export async function sinkFor(opts: OutputOptions): Promise<Sink> {
   if ((opts.bucket === undefined) === (opts.out === undefined)) {
     throw new ExporterError('USAGE', 'give exactly one of --bucket NAME or --out DIR');
   }
-  return opts.bucket !== undefined ? createS3Sink(opts.bucket) : createFsSink(opts.out ?? '.');
+  return opts.bucket !== undefined ? await s3Sink(opts.bucket) : createFsSink(opts.out ?? '.');
 }
 
 /**
  * The mailer the email options ask for: SES only with `--send-email`, files with `--email-dir`, none
  * otherwise, so a local test never emails anyone by accident.
  */
-export function mailerFor(opts: OutputOptions): Mailer | null {
+export async function mailerFor(opts: OutputOptions): Promise<Mailer | null> {
   const chosen = [
     opts.emailDir !== undefined && '--email-dir',
     opts.sendEmail === true && '--send-email',
@@ -94,7 +91,7 @@ export function mailerFor(opts: OutputOptions): Mailer | null {
   ].filter((x): x is string => x !== false);
   if (chosen.length > 1) throw new ExporterError('USAGE', `${chosen.join(' and ')} cannot be used together`);
   if (opts.emailDir !== undefined) return createOutboxMailer(opts.emailDir);
-  return opts.sendEmail === true ? createSesMailer() : null;
+  return opts.sendEmail === true ? await sesMailer() : null;
 }
 
 /** The CLI's lease: `--lease-wait` seconds of waiting, this process as the owner. */
@@ -153,7 +150,7 @@ export async function runAll(
         api,
         sink: ctx.sink,
         mailer: ctx.mailer,
-        ...(ctx.mailer ? { readParameter: createSsmParameterReader() } : {}),
+        ...(ctx.mailer ? { readParameter: ssmParameterReader() } : {}),
         log: ctx.log,
         now: () => new Date(),
         newRunId: randomUUID,
@@ -241,9 +238,9 @@ export function registerRun(program: Command): void {
       )
       .addOption(new Option('--report <id>', 'only this report (repeatable)').argParser(collect).default([])),
   ).action(async (opts: OutputOptions & { schedule: string; at?: string; report: string[] }) => {
-    const sink = sinkFor(opts);
+    const sink = await sinkFor(opts);
     const sent: SentEmail[] = [];
-    const mailer = recordingMailer(mailerFor(opts), sent);
+    const mailer = recordingMailer(await mailerFor(opts), sent);
     const config = await loadConfig(opts.config);
     const schedule = findSchedule(config, opts.schedule);
     const selected = selectRun(schedule, opts.at, new Date());
