@@ -1,12 +1,14 @@
 /**
  * `cdk synth|deploy -c config=PATH` (default reports.yaml): reads and validates the config with the
  * same loader as `report-exporter validate`, so a bad config fails synthesis with the same path-named
- * problems (exit 2), then builds the app (with cdk-nag) and synthesizes it.
+ * problems (exit 2) — the deployment's limits included — then builds the app (with cdk-nag), synthesizes
+ * it and measures each template against CloudFormation's limits (exit 2 with the numbers when over).
  */
 import { App } from 'aws-cdk-lib';
 import { loadConfig } from '#adapters/config-file';
 import { isExporterError } from '#core/errors';
 import { buildApp } from './build-app';
+import { templateProblems, templateSizes } from './template-limits';
 
 const app = new App();
 const configContext: unknown = app.node.tryGetContext('config');
@@ -15,7 +17,13 @@ const configPath = typeof configContext === 'string' && configContext !== '' ? c
 try {
   const config = await loadConfig(configPath);
   buildApp({ config, app, source: configPath });
-  app.synth();
+  const problems = templateProblems(templateSizes(app.synth()));
+  if (problems.length > 0) {
+    process.stderr.write(
+      `${configPath} does not fit one CloudFormation stack:\n  ${problems.join('\n  ')}\n`,
+    );
+    process.exitCode = 2;
+  }
 } catch (err: unknown) {
   if (!isExporterError(err)) throw err;
   process.stderr.write(`${err.message}\n`);

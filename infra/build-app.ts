@@ -23,7 +23,7 @@ export interface BuildAppOptions {
 /** Context keys read here (all optional): stackName, sesIdentity, sesSandbox, mapConcurrency, glueDatabase, bucketName. */
 export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterStack } {
   // a config whose runs could not pass their state between steps is refused before synthesis
-  assertWithinLimits(options.config, options.source);
+  assertWithinLimits(options.config, options.source, { stack: true });
   const app = options.app ?? new App(options.appProps);
   // Server access logs delivered under a bucket policy (not the legacy log-delivery ACL).
   app.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);

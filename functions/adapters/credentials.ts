@@ -130,7 +130,8 @@ function halfSet(missing: string, secretId: string): ExporterError {
 
 /** The SDK found no region or no AWS credentials: nothing was asked, so say what to set. */
 function notConfigured(secretId: string, name: string, said: string): ExporterError | null {
-  const what = /region is missing/i.test(said)
+  // an unset AWS_REGION says "Region is missing"; one set to "" is "not a valid hostname component"
+  const what = /region is missing|region="" is not/i.test(said)
     ? 'no AWS region is configured (AWS_REGION)'
     : name === 'CredentialsProviderError' || /could not load credentials/i.test(said)
       ? 'no AWS credentials are configured'

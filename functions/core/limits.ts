@@ -1,14 +1,17 @@
 /**
- * The limits a config must keep to run as deployed (one place for them all): today the Step Functions
- * payload bound (`./run/payload-estimate`). `validate` and `cdk synth` refuse a config that breaks one;
- * `run`/`backfill` and the Plan Lambda refuse it too, before anything is fetched, with the same message
- * (docs/config.md, "Limits"). Add a limit here as a function returning problems by config path.
+ * The limits a config must keep to run as deployed (one place for them all): the Step Functions
+ * payload bound (`./run/payload-estimate`), and — for a deployment only — CloudFormation's limits on
+ * one stack (`./stack-limits`: resources, template bytes). `validate` and `cdk synth` refuse a config
+ * that breaks one; `run`/`backfill` and the Plan Lambda refuse one that breaks a run's limit too,
+ * before anything is fetched, with the same message (docs/config.md, "Limits"). Add a limit here as a
+ * function returning problems by config path.
  */
 
 import { formatPath } from './config/path';
 import type { Config } from './config/schema';
 import { ExporterError } from './errors';
 import { payloadProblems } from './run/payload-estimate';
+import { stackProblems } from './stack-limits';
 
 export interface LimitProblem {
   readonly path: (string | number)[];
@@ -22,10 +25,15 @@ export function deploymentProblems(config: Config): LimitProblem[] {
 
 /**
  * Throws CONFIG_INVALID listing each problem by path, like every config problem, when `config` breaks
- * a deployment limit.
+ * a deployment limit: a run's, and with `stack` (validate, cdk synth) also one stack's.
  */
-export function assertWithinLimits(config: Config, source = 'reports.yaml'): void {
-  const problems = deploymentProblems(config).map((p) => `${formatPath(p.path)}: ${p.message}`);
+export function assertWithinLimits(
+  config: Config,
+  source = 'reports.yaml',
+  options: { readonly stack?: boolean } = {},
+): void {
+  const found = [...deploymentProblems(config), ...(options.stack ? stackProblems(config) : [])];
+  const problems = found.map((p) => `${formatPath(p.path)}: ${p.message}`);
   if (problems.length === 0) return;
   throw new ExporterError(
     'CONFIG_INVALID',

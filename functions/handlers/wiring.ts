@@ -53,12 +53,22 @@ export const logger = new Logger({ serviceName: SERVICE });
 export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE });
 export { MetricUnit };
 
+/**
+ * A field named `message` (a report warning's text) would be dropped by Powertools, whose own
+ * `message` is the line's; it is kept as `detail`.
+ */
+function fieldsOf(fields: LogFields | undefined): LogFields {
+  if (fields === undefined || !Object.hasOwn(fields, 'message')) return { ...fields };
+  const { message, ...rest } = fields;
+  return { ...rest, detail: message };
+}
+
 /** The core's narrow Log interface on the Powertools logger (structured JSON, secret-free fields). */
 export const log: Log = {
-  debug: (message: string, fields?: LogFields) => logger.debug(message, { ...fields }),
-  info: (message: string, fields?: LogFields) => logger.info(message, { ...fields }),
-  warn: (message: string, fields?: LogFields) => logger.warn(message, { ...fields }),
-  error: (message: string, fields?: LogFields) => logger.error(message, { ...fields }),
+  debug: (message: string, fields?: LogFields) => logger.debug(message, fieldsOf(fields)),
+  info: (message: string, fields?: LogFields) => logger.info(message, fieldsOf(fields)),
+  warn: (message: string, fields?: LogFields) => logger.warn(message, fieldsOf(fields)),
+  error: (message: string, fields?: LogFields) => logger.error(message, fieldsOf(fields)),
 };
 
 let config: Config | undefined;

@@ -151,17 +151,24 @@ export class ExportFunctions extends Construct {
         }),
       );
     }
-    const parameters = props.recipientParameters ?? [];
+    const parameters = parameterGrants(props.recipientParameters ?? []);
     if (parameters.length > 0) {
-      // Exactly the parameters the config names (String/StringList: no KMS), read-only.
+      // The parameters the config names (String/StringList: no KMS), read-only: each by name, or — past
+      // MAX_PARAMETER_ARNS, whose ARNs would not fit a role's policies — each top-level path of them.
       finalize.role.addToPolicy(
         new iam.PolicyStatement({
           actions: ['ssm:GetParameter'],
           resources: parameters.map((name) =>
-            stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') }),
+            stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: name }),
           ),
         }),
       );
+      for (const name of parameters.filter((n) => n.endsWith('/*'))) {
+        Validations.of(finalize.role).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ssm:${literal(stack.region, 'AWS::Region')}:${literal(stack.account, 'AWS::AccountId')}:parameter/${name}]`,
+          reason: `The config names more than ${MAX_PARAMETER_ARNS} SSM recipient lists: read-only on the parameters under "/${name.slice(0, -2)}/", the top-level path the config's lists are under (that many ARNs would not fit the role's policies)`,
+        });
+      }
     }
     finalize.role.addToPolicy(
       new iam.PolicyStatement({
@@ -203,6 +210,19 @@ export class ExportFunctions extends Construct {
     this.export = exporter.function;
     this.finalize = finalize.function;
   }
+}
+
+/** Recipient-list parameters granted each by ARN; more are granted by their top-level path. */
+export const MAX_PARAMETER_ARNS = 20;
+
+/**
+ * The parameter names (without the leading `/`) Finalize may read: the config's names, or past
+ * `MAX_PARAMETER_ARNS` one `top/*` per top-level path (a name without a path stays by name).
+ */
+export function parameterGrants(names: readonly string[]): string[] {
+  const bare = [...new Set(names.map((n) => n.replace(/^\//, '')))];
+  if (bare.length <= MAX_PARAMETER_ARNS) return bare;
+  return [...new Set(bare.map((n) => (n.includes('/') ? `${n.slice(0, n.indexOf('/'))}/*` : n)))];
 }
 
 /** A stack's region or account as cdk-nag writes it in a finding: the value, or its pseudo parameter. */

@@ -19,6 +19,8 @@ import { METRIC, METRICS_DIMENSIONS, METRICS_NAMESPACE, type MetricName } from '
 
 export interface MonitoringProps {
   readonly stateMachine: sfn.StateMachine;
+  /** The dispatcher the Scheduler schedules start (one run per schedule of a firing). */
+  readonly dispatcher?: sfn.StateMachine;
   readonly functions: Readonly<Record<string, lambda.IFunction>>;
   readonly deadLetterQueue: sqs.IQueue;
   readonly alarmEmail?: string;
@@ -61,6 +63,15 @@ export class Monitoring extends Construct {
       this.alarm('ExecutionsFailed', sm.metricFailed(fiveMin), 'A report-exporter run failed'),
       this.alarm('ExecutionsTimedOut', sm.metricTimedOut(fiveMin), 'A report-exporter run timed out'),
       this.alarm('ExecutionsAborted', sm.metricAborted(fiveMin), 'A report-exporter run was aborted'),
+      ...(props.dispatcher
+        ? [
+            this.alarm(
+              'DispatchFailed',
+              props.dispatcher.metricFailed(fiveMin),
+              'The runs of a Scheduler firing could not all be started (see the dispatcher execution)',
+            ),
+          ]
+        : []),
       ...Object.entries(props.functions).map(([name, fn]) =>
         this.alarm(`${name}Errors`, fn.metricErrors(fiveMin), `The ${name} Lambda raised an error`),
       ),

@@ -1,8 +1,11 @@
 /**
- * One EventBridge Scheduler schedule per config schedule: its cron (or rate) in its IANA timezone,
- * enabled or not, starting the workflow with `{scheduleId, scheduledTime}` — the scheduled time from
- * Scheduler's `<aws.scheduler.scheduled-time>`, so a retried or late start still exports the window
- * it was meant for. Failed starts are retried, then land in an encrypted, TLS-only dead-letter queue.
+ * Starting runs on time: one EventBridge Scheduler schedule per distinct time of the config's
+ * schedules — (cron or rate, IANA timezone, enabled), `scheduleGroups` in core — whose input names
+ * every config schedule it fires, `{scheduleIds, scheduledTime}`. It starts the dispatcher
+ * (./dispatcher.ts), which starts one workflow run per schedule with `{scheduleId, scheduledTime}` —
+ * the scheduled time from Scheduler's `<aws.scheduler.scheduled-time>`, so a retried or late start
+ * still exports the window it was meant for. So the stack grows with the distinct times, not the
+ * schedules. Failed starts are retried, then land in an encrypted, TLS-only dead-letter queue.
  */
 import { Duration, TimeZone, Validations } from 'aws-cdk-lib';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
@@ -11,9 +14,12 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { ScheduleConfig } from '#core/config/schema';
+import { scheduleGroups } from '#core/synth';
+import { ScheduleDispatcher } from './dispatcher';
 
 export interface ExportSchedulesProps {
   readonly schedules: readonly ScheduleConfig[];
+  /** The export workflow: one execution per config schedule and firing. */
   readonly stateMachine: sfn.IStateMachine;
   /** @default 3 */
   readonly retryAttempts?: number;
@@ -21,14 +27,10 @@ export interface ExportSchedulesProps {
   readonly maxEventAge?: Duration;
 }
 
-/** A config `cron` (`0 8 ? * MON *`, `cron(...)` or `rate(...)`) as a Scheduler expression. */
-export function schedulerExpression(cron: string): string {
-  const text = cron.trim();
-  return /^(cron|rate)\(/.test(text) ? text : `cron(${text})`;
-}
-
 export class ExportSchedules extends Construct {
   readonly deadLetterQueue: sqs.Queue;
+  readonly dispatcher: ScheduleDispatcher;
+  /** The Scheduler schedules by group key (`g{hash}-{chunk}`). */
   readonly schedules: ReadonlyMap<string, scheduler.Schedule>;
 
   constructor(scope: Construct, id: string, props: ExportSchedulesProps) {
@@ -43,27 +45,26 @@ export class ExportSchedules extends Construct {
       reason:
         'This queue is itself the dead-letter queue of the Scheduler targets; its depth alarms (Operations), and a DLQ of a DLQ would only move the same messages',
     });
+    this.dispatcher = new ScheduleDispatcher(this, 'Dispatcher', { workflow: props.stateMachine });
     const schedules = new Map<string, scheduler.Schedule>();
-    for (const s of props.schedules) {
-      const target = new targets.StepFunctionsStartExecution(props.stateMachine, {
+    for (const group of scheduleGroups(props.schedules)) {
+      const target = new targets.StepFunctionsStartExecution(this.dispatcher.stateMachine, {
         input: scheduler.ScheduleTargetInput.fromObject({
-          scheduleId: s.id,
+          scheduleIds: group.scheduleIds,
           scheduledTime: scheduler.ContextAttribute.scheduledTime,
         }),
         retryAttempts: props.retryAttempts ?? 3,
         maxEventAge: props.maxEventAge ?? Duration.hours(1),
         deadLetterQueue: this.deadLetterQueue,
       });
+      const names = group.scheduleIds.join(', ');
       schedules.set(
-        s.id,
-        new scheduler.Schedule(this, `Schedule-${s.id}`, {
-          description: `report-exporter ${s.id}: ${s.description ?? s.window}`.slice(0, 512),
-          schedule: scheduler.ScheduleExpression.expression(
-            schedulerExpression(s.cron),
-            TimeZone.of(s.timezone),
-          ),
+        group.key,
+        new scheduler.Schedule(this, `Schedule-${group.key}`, {
+          description: `report-exporter ${group.scheduleIds.length} schedule(s): ${names}`.slice(0, 512),
+          schedule: scheduler.ScheduleExpression.expression(group.expression, TimeZone.of(group.timezone)),
           target,
-          enabled: s.enabled,
+          enabled: group.enabled,
         }),
       );
     }

@@ -127,6 +127,7 @@ export class ExporterStack extends Stack {
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stateMachine: this.workflow.stateMachine,
+      dispatcher: this.schedules.dispatcher.stateMachine,
       functions: {
         Plan: this.functions.plan,
         Export: this.functions.export,

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { largeConfig } from '../support/large-config';
 import { runCli } from '../support/run-cli';
 
 const BAD = `
@@ -55,10 +56,21 @@ schedules:
     expect(stdout).toBe(
       [
         'reports.yaml is valid: 2 schedule(s), 9 report(s)',
+        "  deployment: 2 Scheduler schedule(s) (one per distinct cron + timezone), at most 62 of CloudFormation's 500 resources per stack, template at most ~124 KB of 1000 KB",
         '  weekly-campaigns: 1 window (lookback 0) × 4 report(s) = at least 4 data requests per run; its 3 paged report(s) add a request per 500 rows beyond each first page',
         '  monthly-overview: 1 window (lookback 0) × 5 report(s) = at least 5 data requests per run; its 2 paged report(s) add a request per 500 rows beyond each first page',
         '',
       ].join('\n'),
+    );
+  });
+
+  it("exits 2 naming CloudFormation's resource limit, the numbers and how to split, for schedules at 500 distinct times", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'validate-')), 'over.yaml');
+    writeFileSync(file, JSON.stringify(largeConfig({ schedules: 500, reports: 1, distinctTimes: true })));
+    const { code, stderr } = await runCli(['validate', '--config', file]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      "schedules: its 500 schedules fire at 500 distinct times (cron + timezone), one Scheduler schedule each: the stack would hold up to 560 resources, over CloudFormation's 500 per stack (at most 440 distinct times fit one stack); split the schedules over several config files and deploy each as its own stack: cdk deploy -c config=part-1.yaml -c stackName=ReportExporter1",
     );
   });
 

@@ -135,7 +135,7 @@ export function comparers(c: Clients): Record<string, Compare> {
       const sm = await c.sfn.send(new DescribeStateMachineCommand({ stateMachineArn: id }));
       return [
         {
-          what: `State machine definition`,
+          what: `State machine ${id.split(':').pop()} definition`,
           expected: JSON.parse(String(r.resolve(p.DefinitionString))),
           actual: JSON.parse(sm.definition ?? '{}'),
         },

@@ -11,19 +11,13 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '#core/config/load';
 import { Monitoring } from '../../infra/constructs/monitoring';
-import { ExportSchedules, schedulerExpression } from '../../infra/constructs/schedules';
+import { ExportSchedules } from '../../infra/constructs/schedules';
 import { referenceSecret } from '../../infra/constructs/secret';
 import { ExportStorage } from '../../infra/constructs/storage';
 
 const stack = () => new Stack(new App(), 'T', { env: { account: '123456789012', region: 'eu-central-1' } });
 
 describe('ExportSchedules', () => {
-  it('writes config crons in the cron() form and keeps rate() and cron() as given', () => {
-    expect(schedulerExpression('0 8 ? * MON *')).toBe('cron(0 8 ? * MON *)');
-    expect(schedulerExpression(' cron(0 6 1 * ? *) ')).toBe('cron(0 6 1 * ? *)');
-    expect(schedulerExpression('rate(6 hours)')).toBe('rate(6 hours)');
-  });
-
   it('creates a disabled schedule for enabled: false, in its timezone', () => {
     const config = validateConfig({
       api: { baseUrl: 'https://reporting.example.com', credentialsSecret: 'x' },

@@ -48,6 +48,7 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-IAM5', // export prefix, Finalize role
         'AwsSolutions-IAM5', // Finalize role: the database's tables (created and extended by the workflow)
         'AwsSolutions-IAM5', // state machine: X-Ray / log delivery
+        'AwsSolutions-IAM5', // dispatcher: X-Ray / log delivery
         'AwsSolutions-IAM5', // state machine: Plan function versions
         'AwsSolutions-IAM5', // state machine: Export function versions
         'AwsSolutions-IAM5', // state machine: Finalize function versions

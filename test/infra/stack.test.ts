@@ -5,6 +5,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { scheduleGroups } from '#core/schedule-groups';
 import { definitionOf, resourcesOf, type Synthesized, synthExample } from './synth';
 
 let s: Synthesized;
@@ -49,15 +50,20 @@ const logicalId = (prefix: string, type: string) => {
 };
 
 describe('schedules', () => {
-  it('creates one Scheduler schedule per config schedule with its cron and IANA timezone', () => {
-    s.template.resourceCountIs('AWS::Scheduler::Schedule', s.config.schedules.length);
-    for (const sc of s.config.schedules) {
+  it('creates one Scheduler schedule per distinct time (cron, IANA timezone), whose input names its schedules', () => {
+    const groups = scheduleGroups(s.config.schedules);
+    s.template.resourceCountIs('AWS::Scheduler::Schedule', groups.length);
+    expect(groups.flatMap((g) => g.scheduleIds)).toEqual(s.config.schedules.map((x) => x.id));
+    for (const g of groups) {
       s.template.hasResourceProperties('AWS::Scheduler::Schedule', {
-        ScheduleExpression: `cron(${sc.cron})`,
-        ScheduleExpressionTimezone: sc.timezone,
+        ScheduleExpression: g.expression,
+        ScheduleExpressionTimezone: g.timezone,
         State: 'ENABLED',
         Target: Match.objectLike({
-          Input: JSON.stringify({ scheduleId: sc.id, scheduledTime: '<aws.scheduler.scheduled-time>' }),
+          Input: JSON.stringify({
+            scheduleIds: g.scheduleIds,
+            scheduledTime: '<aws.scheduler.scheduled-time>',
+          }),
           RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 3 },
           DeadLetterConfig: {
             Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^SchedulesDeadLetters'), 'Arn'] },
@@ -67,13 +73,49 @@ describe('schedules', () => {
     }
   });
 
-  it('targets the state machine and carries no secret in its input', () => {
-    const sm = logicalId('WorkflowStateMachine', 'AWS::StepFunctions::StateMachine');
+  it('targets the dispatcher and carries no secret in its input', () => {
+    const sm = logicalId('SchedulesDispatcherStateMachine', 'AWS::StepFunctions::StateMachine');
     for (const sched of Object.values(resourcesOf(s.template, 'AWS::Scheduler::Schedule'))) {
       const target = sched.Properties.Target as { Arn: unknown; Input: string };
       expect(target.Arn).toEqual({ Ref: sm });
-      expect(Object.keys(JSON.parse(target.Input))).toEqual(['scheduleId', 'scheduledTime']);
+      expect(Object.keys(JSON.parse(target.Input))).toEqual(['scheduleIds', 'scheduledTime']);
     }
+  });
+
+  it('dispatches one workflow run per schedule id with {scheduleId, scheduledTime}, named so a second delivery starts none', () => {
+    const def = definitionOf(s.template, 'SchedulesDispatcherStateMachine') as {
+      StartAt: string;
+      States: Record<
+        string,
+        {
+          ItemsPath: string;
+          ItemSelector: unknown;
+          ItemProcessor: { States: Record<string, Record<string, unknown>> };
+        }
+      >;
+    };
+    const each = def.States[def.StartAt];
+    expect(each).toMatchObject({
+      ItemsPath: '$.scheduleIds',
+      ItemSelector: { 'scheduleId.$': '$$.Map.Item.Value', 'scheduledTime.$': '$.scheduledTime' },
+    });
+    const start = each?.ItemProcessor.States.StartRun;
+    const workflow = logicalId('WorkflowStateMachine', 'AWS::StepFunctions::StateMachine');
+    expect(start).toMatchObject({
+      Resource: 'arn:<token>:states:::states:startExecution',
+      Parameters: {
+        StateMachineArn: '<token>',
+        'Name.$': "States.Format('{}-{}', $.scheduleId, States.Hash($.scheduledTime, 'MD5'))",
+        Input: { 'scheduleId.$': '$.scheduleId', 'scheduledTime.$': '$.scheduledTime' },
+      },
+      Catch: [{ ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'] }],
+    });
+    // the one state machine it starts is the workflow
+    const [dispatcher] = Object.entries(resourcesOf(s.template, 'AWS::StepFunctions::StateMachine')).filter(
+      ([id]) => id.startsWith('SchedulesDispatcher'),
+    );
+    const refs = JSON.stringify(dispatcher?.[1].Properties.DefinitionString).match(/"Ref":"[^"]+"/g);
+    expect(refs?.filter((r) => !r.includes('AWS::'))).toEqual([`"Ref":"${workflow}"`]);
   });
 
   it('sends failed starts to an encrypted, TLS-only dead-letter queue', () => {
@@ -291,13 +333,18 @@ describe('least privilege', () => {
     }
   });
 
-  it('lets Scheduler start only the state machine and write only to its DLQ', () => {
+  it('lets Scheduler start only the dispatcher and write only to its DLQ, and the dispatcher start only the workflow', () => {
+    const dispatcher = logicalId('SchedulesDispatcherStateMachine', 'AWS::StepFunctions::StateMachine');
     const sm = logicalId('WorkflowStateMachine', 'AWS::StepFunctions::StateMachine');
     const dlq = logicalId('SchedulesDeadLetters', 'AWS::SQS::Queue');
     expect(statementsOf('SchedulerRoleForTarget').map((st) => [st.Action, st.Resource])).toEqual([
-      ['states:StartExecution', `<${sm}>`],
+      ['states:StartExecution', `<${dispatcher}>`],
       ['sqs:SendMessage', `<${dlq}.Arn>`],
     ]);
+    const starts = statementsOf('SchedulesDispatcherStateMachineRole').filter((st) =>
+      JSON.stringify(st.Action).includes('states:'),
+    );
+    expect(starts.map((st) => [st.Action, st.Resource])).toEqual([['states:StartExecution', `<${sm}>`]]);
   });
 
   it('lets the state machine invoke only the three functions', () => {
@@ -386,6 +433,7 @@ describe('operations', () => {
         'AWS/SQS/ApproximateNumberOfMessagesVisible',
         'AWS/States/ExecutionsAborted',
         'AWS/States/ExecutionsFailed',
+        'AWS/States/ExecutionsFailed', // the dispatcher
         'AWS/States/ExecutionsTimedOut',
         'ReportExporter/runsNotSucceeded',
         'ReportExporter/reportWarnings',

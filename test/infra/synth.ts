@@ -41,10 +41,15 @@ export function resourcesOf(
   return template.findResources(type) as Record<string, { Properties: Record<string, unknown> }>;
 }
 
-/** The state machine's definition with CloudFormation tokens replaced by `<LogicalId>`. */
-export function definitionOf(template: Template): Record<string, unknown> {
-  const [sm] = Object.values(resourcesOf(template, 'AWS::StepFunctions::StateMachine'));
-  if (!sm) throw new Error('no state machine in the template');
+/**
+ * A state machine's definition with CloudFormation tokens replaced by `<LogicalId>`: the export
+ * workflow's, or the one whose logical id starts with `idPrefix` (e.g. the schedules' dispatcher).
+ */
+export function definitionOf(template: Template, idPrefix = 'WorkflowStateMachine'): Record<string, unknown> {
+  const sm = Object.entries(resourcesOf(template, 'AWS::StepFunctions::StateMachine')).find(([id]) =>
+    id.startsWith(idPrefix),
+  )?.[1];
+  if (!sm) throw new Error(`no state machine ${idPrefix}… in the template`);
   const parts = (sm.Properties.DefinitionString as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
   const text = parts
     .map((p) =>

@@ -23,6 +23,8 @@ export interface CliOptions {
   readonly node?: readonly string[];
   /** Default 60 s. */
   readonly timeoutMs?: number;
+  /** Run as this user and group (a test run as root uses it to meet permissions root ignores). */
+  readonly user?: { readonly uid: number; readonly gid: number };
 }
 
 const environment = (options: CliOptions): NodeJS.ProcessEnv => ({
@@ -41,6 +43,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
         env: environment(options),
         timeout: options.timeoutMs ?? 60_000,
         ...(options.cwd ? { cwd: options.cwd } : {}),
+        ...(options.user ?? {}),
       },
       (err, stdout, stderr) => {
         const code = err && typeof err.code === 'number' ? err.code : err ? -1 : 0;

@@ -5,6 +5,7 @@ import { learnedNames } from '#core/config/known-metrics';
 import { DOCUMENTED_METRICS, metricSuggestions, suggestionMessage } from '#core/config/metric-names';
 import { describeEstimate, estimateRequests } from '#core/cost';
 import { assertWithinLimits } from '#core/limits';
+import { describeStack, estimateStack } from '#core/stack-limits';
 import { METRICS } from '#simulator/catalog';
 import { collect } from './run';
 
@@ -31,7 +32,7 @@ export function registerValidate(program: Command): void {
     )
     .action(async (opts: { config: string; manifest: string[] }) => {
       const config = await loadConfig(opts.config);
-      assertWithinLimits(config, opts.config);
+      assertWithinLimits(config, opts.config, { stack: true });
       const reports = config.schedules.reduce((n, s) => n + s.reports.length, 0);
       // "did you mean" also knows the names a 400 listed: those `run`/`check` kept beside the config,
       // and those of the manifests given
@@ -45,6 +46,7 @@ export function registerValidate(program: Command): void {
       process.stdout.write(
         `${opts.config} is valid: ${config.schedules.length} schedule(s), ${reports} report(s)\n`,
       );
+      process.stdout.write(`  ${describeStack(estimateStack(config))}\n`);
       // The cost of lookback, up front: requests per run grow with lookback + 1.
       for (const schedule of config.schedules) {
         process.stdout.write(`  ${describeEstimate(estimateRequests(schedule), config.api.pageSize)}\n`);

@@ -8,7 +8,9 @@
  * - a page whose rows all repeat rows already exported, or whose fingerprint equals one of the last
  *   `RECENT_PAGES` pages' (a cycle of identical pages), is a *repeated page*; `maxRepeatedPages`
  *   repeated pages in a row fail the report with API_CURSOR_LOOP, before the last is written;
- * - more than `maxPages` pages in one report fail it with API_PAGE_LIMIT.
+ * - more than `maxPages` pages in one report fail it with API_PAGE_LIMIT;
+ * - `MAX_EMPTY_PAGES` empty pages in a row, each with a new cursor, fail it with API_CURSOR_LOOP (the
+ *   client's own guard counts them only within one Export step).
  *
  * The fingerprints of the last pages, the run of repeated pages and the page count travel in the
  * export checkpoint (a few hundred bytes), so a server looping across Lambda continuations is caught
@@ -19,11 +21,15 @@ import { ExporterError } from '../errors';
 
 /** Fingerprints remembered, across continuations too (≈ 1 KB of checkpoint). */
 export const RECENT_PAGES = 64;
+/** Empty pages in a row tolerated (as the client's paging loop within one step). */
+export const MAX_EMPTY_PAGES = 1000;
 
 export const PageRepeatsStateSchema = z.object({
   recent: z.array(z.number()),
   run: z.int().check(z.nonnegative()),
   pages: z.int().check(z.nonnegative()),
+  /** Empty pages in a row (each with a new cursor). */
+  empties: z.optional(z.int().check(z.nonnegative())),
 });
 export type PageRepeatsState = z.infer<typeof PageRepeatsStateSchema>;
 
@@ -49,6 +55,7 @@ export class PageRepeats {
   private readonly recent: number[];
   private run: number;
   private pages: number;
+  private empties: number;
 
   constructor(
     private readonly o: PageRepeatsOptions,
@@ -57,6 +64,7 @@ export class PageRepeats {
     this.recent = [...(from?.recent ?? [])];
     this.run = from?.run ?? 0;
     this.pages = from?.pages ?? 0;
+    this.empties = from?.empties ?? 0;
   }
 
   /**
@@ -70,6 +78,14 @@ export class PageRepeats {
         'API_PAGE_LIMIT',
         `${this.o.label}: the report passed ${this.o.maxPages} pages (api.maxPages) and was stopped; the server may be paging without end — if the report really is this large, raise api.maxPages or narrow the report (fewer instanceIds, a shorter window)`,
         { details: { label: this.o.label, pages: this.pages, maxPages: this.o.maxPages } },
+      );
+    }
+    this.empties = page.rows === 0 ? this.empties + 1 : 0;
+    if (this.empties >= MAX_EMPTY_PAGES) {
+      throw new ExporterError(
+        'API_CURSOR_LOOP',
+        `${this.o.label}: ${this.empties} empty pages in a row, each with a new cursor; stopped at page ${this.pages} to avoid paging forever`,
+        { details: { label: this.o.label, page: this.pages } },
       );
     }
     const { fingerprint } = page;
@@ -92,6 +108,6 @@ export class PageRepeats {
   }
 
   snapshot(): PageRepeatsState {
-    return { recent: [...this.recent], run: this.run, pages: this.pages };
+    return { recent: [...this.recent], run: this.run, pages: this.pages, empties: this.empties };
   }
 }

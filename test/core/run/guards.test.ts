@@ -224,4 +224,25 @@ describe('silent-loss guards', () => {
       }),
     );
   });
+
+  it('stops a run of empty pages with fresh cursors across continuations (one page per step)', () => {
+    let state = new LossGuards(OPTIONS).snapshot();
+    let failure: unknown = null;
+    for (let step = 0; step < 1_001 && failure === null; step++) {
+      const g = new LossGuards(OPTIONS, JSON.parse(JSON.stringify(state)));
+      try {
+        g.observe(page([], `c${step}`, 0));
+      } catch (err: unknown) {
+        failure = err;
+      }
+      state = g.snapshot();
+    }
+    expect(failure).toEqual(
+      expect.objectContaining({
+        code: 'API_CURSOR_LOOP',
+        message:
+          'GET /v2/campaigns/performance: 1000 empty pages in a row, each with a new cursor; stopped at page 1000 to avoid paging forever',
+      }),
+    );
+  });
 });
