@@ -25,6 +25,8 @@ const SLOW = [
 
 export default defineConfig({
   test: {
+    // the CLI's bundle, rebuilt once here when a source changed (test/support/cli-bundle.ts)
+    globalSetup: ['test/support/cli-bundle.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -133,7 +133,7 @@ describe('metrics the API listed as not valid (validate --strict, cdk synth)', (
 
   it('the synth check refuses them with CONFIG_INVALID naming the override', () => {
     expect(() => assertNoUnlistedMetrics(config, file, 'r.yaml')).toThrow(
-      /r\.yaml names 2 metric\(s\) the API listed as not valid:\n {2}schedules\[0\]\.reports\[0\]\.metrics\[1\]: metric "coments"[^]*-c allowUnlistedMetrics=true/,
+      /r\.yaml names 2 metric\(s\) the API listed as not valid:\n {2}schedules\[0\]\.reports\[0\]\.metrics\[1\]: metric "coments"[\s\S]*-c allowUnlistedMetrics=true/,
     );
     expect(() =>
       assertNoUnlistedMetrics(valid(withReport({ route: ROUTE, metrics: ['likes'] })), file),
