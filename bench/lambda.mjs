@@ -99,11 +99,32 @@ async function bundle(entry, outfile, variant, root) {
   return statSync(outfile).size;
 }
 
+/**
+ * The Node that measures cold init: the Lambda runtime's major (22) from test/node22 when installed
+ * (`npm ci --prefix test/node22`), otherwise this process's Node.
+ */
+export function lambdaNode(root) {
+  const node22 = join(
+    root,
+    'test',
+    'node22',
+    'node_modules',
+    `node-${process.platform}-${process.arch}`,
+    'bin',
+    'node',
+  );
+  if (!existsSync(node22)) return { path: process.execPath, version: process.version };
+  const v = spawnSync(node22, ['--version'], { encoding: 'utf8' });
+  return v.status === 0
+    ? { path: node22, version: v.stdout.trim() }
+    : { path: process.execPath, version: process.version };
+}
+
 /** Cold init: a fresh node process that only imports the bundle (env as on Lambda, no network). */
 function initMs(file, root, sourceMaps) {
   const code = `const t=performance.now();await import(${JSON.stringify(pathToFileURL(file).href)});process.stdout.write(String(performance.now()-t));`;
   const flags = sourceMaps ? ['--enable-source-maps'] : [];
-  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', code], {
+  const r = spawnSync(lambdaNode(root).path, [...flags, '--input-type=module', '-e', code], {
     cwd: root,
     encoding: 'utf8',
     env: {
@@ -152,7 +173,7 @@ export async function lambdaFigures({ root, outDir, runs }) {
           'No functions/handlers/export.ts existed when this ran: "export (stand-in)" is bench/lambda-standin.ts, which imports what an export handler needs (config, API client, credentials, S3 sink, export step, Powertools logger).',
         ]
       : []),
-    "Bundled with esbuild: ESM, target node22, minified, createRequire banner, the config embedded (define) as the CDK app does. Size = the .mjs alone (no source map). Cold init = `await import(bundle)` in a fresh `node` process (module evaluation only, no handler call; with --enable-source-maps where the bundle has one); on Lambda add the runtime's own start. External modules are loaded from node_modules here, as the runtime loads its SDK.",
+    `Bundled with esbuild: ESM, target node22, minified, createRequire banner, the config embedded (define) as the CDK app does. Size = the .mjs alone (no source map). Cold init = \`await import(bundle)\` in a fresh \`node\` process of ${lambdaNode(root).version} (the Lambdas run Node 22: test/node22's when installed) (module evaluation only, no handler call; with --enable-source-maps where the bundle has one); on Lambda add the runtime's own start. External modules are loaded from node_modules here, as the runtime loads its SDK.`,
   ];
   const summary = [];
   for (const r of rows.filter((x) => x.name.startsWith('export'))) {

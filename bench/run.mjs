@@ -6,6 +6,8 @@
  *   node bench/run.mjs                 full sizes (1M rows; ~15 min on 2 cores)
  *   node bench/run.mjs --smoke         tiny sizes (< 60 s); also BENCH_SIZE=smoke
  *   node bench/run.mjs --out FILE      write the results elsewhere (the smoke test does)
+ *   node bench/run.mjs --only peers    only the side by side with the peers and the Lambda bundles
+ *   BENCH_PEER_SIZES=16000,300000      the side by side's report sizes (default 16k, 30k, 300k, 3M)
  *   BENCH_RUNS=5                       runs per figure (default 3; every figure is the median)
  *
  * Every measured process is a separate child: the simulator (bench/sim.ts) in one, the exporter
@@ -20,6 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { lambdaFigures } from './lambda.mjs';
+import { peerFigures, peerTables } from './peers.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -29,6 +32,23 @@ const smoke = args.includes('--smoke') || process.env.BENCH_SIZE === 'smoke';
 const outArg = args.indexOf('--out');
 const OUT = outArg >= 0 ? resolve(args[outArg + 1]) : join(HERE, 'RESULTS.md');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const onlyArg = args.indexOf('--only');
+/** `--only peers`: the side by side (and the Lambda bundles) alone, e.g. on a machine that is not quiet. */
+const ONLY_PEERS = onlyArg >= 0 && args[onlyArg + 1] === 'peers';
+/**
+ * The side by side with the peers (bench/peers.mjs): report sizes (the largest run BENCH_PEER_LAST_RUNS
+ * times, default 1: minutes per command) and the I/O-bound chain's rows.
+ */
+const PEERS = smoke
+  ? { sizes: [2_000], ioRows: 2_000 }
+  : {
+      sizes: (process.env.BENCH_PEER_SIZES ?? '16000,30000,300000,3000000').split(',').map(Number),
+      ioRows: 200_000,
+    };
+const PEER_RUNS = Number(process.env.BENCH_PEER_RUNS ?? (smoke ? 1 : RUNS));
+const PEER_LAST_RUNS = Number(process.env.BENCH_PEER_LAST_RUNS ?? (smoke ? PEER_RUNS : 1));
+/** The memory goals of the CLI's process tree, MB: ≤ 200 up to 30k rows, ≤ 250 beyond (flat to 3M). */
+const memGoals = (rows) => (rows <= 30_000 ? 200 : 250);
 /** BENCH_CONC4=0 skips the concurrency-4 pairs and DuckDB (the slowest part: ~15 min on a busy machine). */
 const CONC4 = process.env.BENCH_CONC4 !== '0';
 /** Runs per size of the memory series (peak RSS varies little between runs). */
@@ -366,6 +386,29 @@ async function main() {
   const load0 = os.loadavg();
   log(`${smoke ? 'smoke' : 'full'} bench, ${RUNS} runs per figure, load ${load0.map(f2).join(' ')}`);
   await buildChildren();
+  // the CLI as users run it: its bundle must be current (bin/report-exporter.mjs would rebuild it
+  // inside the first timed run otherwise)
+  await new Promise((res, rej) =>
+    spawn(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--if-stale'], { stdio: 'inherit' })
+      .on('exit', (code) => (code === 0 ? res() : rej(new Error(`build-cli exited ${code}`))))
+      .on('error', rej),
+  );
+  log('side by side with the peers');
+  const peers = peerTables(
+    await peerFigures({
+      root: ROOT,
+      dataDir: DATA,
+      startSim: (rows, latencyMs) => startSim(rows, latencyMs, null),
+      log,
+      sizes: PEERS.sizes,
+      ioRows: PEERS.ioRows,
+      runs: PEER_RUNS,
+      lastRuns: PEER_LAST_RUNS,
+      smoke,
+    }),
+    { memGoals },
+  );
+  if (ONLY_PEERS) return writePeersOnly(started, load0, peers);
 
   const skipped = {
     wallS: Number.NaN,
@@ -407,7 +450,6 @@ async function main() {
     outDir: join(DATA, 'lambda'),
     runs: smoke ? RUNS : Math.max(RUNS, 5),
   });
-  const load1 = os.loadavg();
 
   const ioRatio = io.export.wallS / io.fetch.wallS;
   const writeS = cpu.export.wallS - cpu.fetch.wallS;
@@ -423,7 +465,6 @@ async function main() {
   const [s0, , s2, , s4] = SERIES;
   const pct = (g) => `${g >= 0 ? '+' : ''}${f1(g * 100)} %`;
   const big = fmtRows(S.big);
-  const cpus = os.cpus();
 
   const flags = {
     conc4Io: CONC4 && !(ioRatio <= 1.1),
@@ -440,19 +481,7 @@ async function main() {
     .map(([k]) => k);
 
   const lines = [
-    '# Benchmark results',
-    '',
-    `Produced by \`npm run bench${smoke ? ' -- --smoke' : ''}\` (bench/run.mjs) on ${new Date().toISOString()}${smoke ? ' — **SMOKE SIZES: these figures say nothing about speed**' : ''}.`,
-    '',
-    '| machine | |',
-    '|---|---|',
-    `| CPU | ${cpus[0]?.model ?? 'unknown'}, ${cpus.length} cores |`,
-    `| memory | ${f1(os.totalmem() / 2 ** 30)} GiB |`,
-    `| Node | ${process.version} (${process.platform}-${process.arch}) |`,
-    `| load average (1/5/15 min) at start | ${load0.map(f2).join(' / ')} |`,
-    `| load average at end | ${load1.map(f2).join(' / ')} |`,
-    `| bench wall time | ${f1((Date.now() - started) / 60_000)} min |`,
-    `| runs per figure | ${RUNS} (each figure is the median) |`,
+    ...header(started, load0),
     '',
     `Workload: \`posts/performance\`, ${METRICS.length} metrics (${METRICS.join(', ')}), ${DAYS} days of simulated posts, page size ${S.pageSize}, \`api.concurrency\` ${CONCURRENCY}; ${S.big.toLocaleString('en')} rows = ${S.big / S.pageSize} pages. Output: Parquet (Snappy) + CSV to the local-folder sink. The I/O and CPU rows export ${TASKS} reports of ${fmtRows(S.big / TASKS)} rows in parallel on one API client (cursor paging is sequential within a report, so concurrency 4 means 4 reports, as in a scheduled run); the memory rows export one report (one Lambda invocation's work).`,
     '',
@@ -462,6 +491,7 @@ async function main() {
     '',
     '| figure | value | goal | |',
     '|---|---|---|---|',
+    ...peers.summaryRows,
     `| I/O-bound: export ÷ fetch+parse, wall (${S.latencyMs} ms a page) | ${f2(ioRatio)} | ≤ 1.10 | ${ok(ioRatio <= 1.1)} |`,
     `| CPU-bound: (export − fetch+parse) ÷ DuckDB COPY, wall | ${f2(cpuRatio)} | ≤ 1.0 | ${ok(cpuRatio <= 1)} |`,
     `| One chain, I/O-bound: export ÷ fetch+parse, ${fmtRows(CHAIN.ioRows)} rows, ${S.latencyMs} ms a page, min of ${RUNS} | ${f2(chainIo.worker.minS)} s ÷ ${f2(chainIo.fetch.minS)} s = ${f2(chainIoRatio)} | ≤ 1.03 | ${ok(chainIoRatio <= 1.03)} |`,
@@ -471,6 +501,8 @@ async function main() {
     `| Memory: peak RSS ${fmtRows(s2)} vs ${fmtRows(s0)} rows (default heap) | ${mib(rss(s2))} vs ${mib(rss(s0))} (${pct(rss(s2) / rss(s0) - 1)}) | within 10 % + 50 MiB, ≤ 512 MiB | ${ok(flat(s2, s0))} |`,
     `| Memory: peak RSS ${fmtRows(s4)} vs ${fmtRows(s2)} rows (default heap) | ${mib(rss(s4))} vs ${mib(rss(s2))} (${pct(rss(s4) / rss(s2) - 1)}) | within 10 % + 50 MiB, ≤ 512 MiB | ${ok(flat(s4, s2))} |`,
     ...lambda.summary.map((l) => `| ${l.label} | ${l.value} | ${l.goal} | ${ok(l.met)} |`),
+    '',
+    ...peers.section,
     '',
     `## One cursor chain (concurrency 1, one report, ${CHAIN.pageSize.toLocaleString('en')}-row pages, not pinned)`,
     '',
@@ -556,6 +588,61 @@ async function main() {
     ...(missed.length > 0
       ? ['## Missed goals: why, and what would be needed', '', ...missed.map((k) => NOTES[k])]
       : ['All goals met in this run.']),
+    '',
+  ];
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, `${lines.join('\n')}\n`);
+  log(`wrote ${OUT} in ${f1((Date.now() - started) / 1000)} s`);
+}
+
+/** The machine table every RESULTS.md starts with. */
+function header(started, load0, note = '') {
+  const cpus = os.cpus();
+  const load1 = os.loadavg();
+  return [
+    '# Benchmark results',
+    '',
+    `Produced by \`npm run bench${smoke || ONLY_PEERS ? ' --' : ''}${smoke ? ' --smoke' : ''}${ONLY_PEERS ? ' --only peers' : ''}\` (bench/run.mjs) on ${new Date().toISOString()}${smoke ? ' — **SMOKE SIZES: these figures say nothing about speed**' : ''}.${note}`,
+    '',
+    '| machine | |',
+    '|---|---|',
+    `| CPU | ${cpus[0]?.model ?? 'unknown'}, ${cpus.length} cores |`,
+    `| memory | ${f1(os.totalmem() / 2 ** 30)} GiB |`,
+    `| Node | ${process.version} (${process.platform}-${process.arch}) |`,
+    `| load average (1/5/15 min) at start | ${load0.map(f2).join(' / ')} |`,
+    `| load average at end | ${load1.map(f2).join(' / ')} |`,
+    `| bench wall time | ${f1((Date.now() - started) / 60_000)} min |`,
+    `| runs per figure | ${RUNS} (each figure is the median) |`,
+  ];
+}
+
+/** `--only peers`: the side by side and the Lambda bundles. */
+async function writePeersOnly(started, load0, peers) {
+  log('lambda bundles');
+  const lambda = await lambdaFigures({
+    root: ROOT,
+    outDir: join(DATA, 'lambda'),
+    runs: smoke ? RUNS : Math.max(RUNS, 5),
+  });
+  const lines = [
+    ...header(
+      started,
+      load0,
+      ' Only the side by side with the peers and the Lambda bundles (`--only peers`): the other sections of a full run are not in this file.',
+    ),
+    '',
+    '## Summary',
+    '',
+    '| figure | value | goal | |',
+    '|---|---|---|---|',
+    ...peers.summaryRows,
+    ...lambda.summary.map((l) => `| ${l.label} | ${l.value} | ${l.goal} | ${ok(l.met)} |`),
+    '',
+    ...peers.section,
+    '',
+    '## Lambda bundles',
+    '',
+    ...lambda.table,
     '',
   ];
   mkdirSync(dirname(OUT), { recursive: true });

@@ -5,13 +5,13 @@
  * TypeScript. `npm ci` runs it (`prepare`); `bin/report-exporter.mjs` runs it again when a source is
  * newer than the bundle.
  *
- * Beside the bundles, `dist/cli-inputs.json` lists the repository files they were built from and when
- * the build started: the launcher's freshness check stats those files, nothing else.
+ * Beside the bundles, `dist/cli-inputs.json` lists the files written and the repository files they were
+ * built from and when the build started: the launcher's freshness check stats those files, nothing else.
  *
  *   node scripts/build-cli.mjs             (npm run build)
  *   node scripts/build-cli.mjs --if-stale  only when `staleness()` finds a reason (the tests' setup)
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,8 +28,7 @@ export function staleness() {
   let stamp;
   try {
     stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
-    statSync(BUNDLE);
-    statSync(join(DIST, 'encoder-worker.mjs'));
+    for (const out of stamp.outputs) statSync(join(DIST, out));
   } catch {
     return 'dist/cli.mjs is not built';
   }
@@ -69,6 +68,10 @@ export async function buildCli() {
     legalComments: 'linked',
     // CommonJS dependencies (the AWS SDK's) call require() for built-ins; ESM output needs one
     banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+    // what a command needs only sometimes (the AWS SDK: functions/cli/aws.ts) is a chunk of its own,
+    // read from disk only when imported
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     outdir: DIST,
     outExtension: { '.js': '.mjs' },
     metafile: true,
@@ -77,6 +80,7 @@ export async function buildCli() {
   });
   mkdirSync(DIST, { recursive: true });
   const put = (file, contents) => {
+    mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, contents);
     renameSync(tmp, file);
@@ -86,12 +90,19 @@ export async function buildCli() {
     .filter((f) => !f.includes('node_modules/'))
     .concat('package.json', 'package-lock.json', 'scripts/build-cli.mjs')
     .map((f) => relative(ROOT, resolve(ROOT, f)));
-  put(STAMP, `${JSON.stringify({ started, inputs: [...new Set(inputs)].sort() }, null, 1)}\n`);
+  const outputs = result.outputFiles.map((f) => relative(DIST, f.path)).filter((f) => f.endsWith('.mjs'));
+  put(
+    STAMP,
+    `${JSON.stringify({ started, outputs: outputs.sort(), inputs: [...new Set(inputs)].sort() }, null, 1)}\n`,
+  );
   return Date.now() - started;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const why = process.argv.includes('--if-stale') ? staleness() : '';
+  // an explicit build starts clean (a rebuild on demand keeps older chunks: a running CLI may still
+  // import one)
+  if (why === '') rmSync(DIST, { recursive: true, force: true });
   if (why !== undefined) {
     const ms = await buildCli();
     process.stderr.write(`built ${relative(process.cwd(), BUNDLE)} in ${ms} ms${why ? ` (${why})` : ''}\n`);

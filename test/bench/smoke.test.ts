@@ -30,6 +30,10 @@ describe('bench smoke mode', () => {
 
     for (const heading of [
       '## Summary',
+      '## Side by side: the CLI as users run it, against its peers',
+      '### Start cost',
+      '### 2k rows, no latency',
+      '### I/O-bound chain: 2k rows at 100 ms a page',
       '## One cursor chain',
       '## One core',
       '## I/O-bound',
@@ -48,6 +52,40 @@ describe('bench smoke mode', () => {
 
     const summaryRow = (label: string) =>
       new RegExp(`^\\| ${label}[^|]*\\| [^|]*${NUMBER}[^|]*\\| [^|]+\\| (met|\\*\\*missed\\*\\*) \\|$`, 'm');
+    // the side by side: start costs, the CLI against its fastest peer at each size, its memory, the I/O chain
+    expect(text).toMatch(summaryRow('Start: `report-exporter --help`'));
+    expect(text).toMatch(summaryRow('Start: `report-exporter validate`'));
+    expect(text).toMatch(summaryRow('Side by side, 2k rows: the CLI ÷ its fastest peer'));
+    expect(text).toMatch(summaryRow("Peak RSS of the CLI's process tree, 2k rows"));
+    expect(text).toMatch(
+      summaryRow('I/O-bound chain \\(100 ms a page, 2k rows\\): the CLI ÷ bare fetch\\+parse'),
+    );
+    // every peer has a row at each size: measured (with the CLI's ratio to it), or why it did not run
+    expect(
+      text.match(
+        new RegExp(
+          `^\\| fetch\\+parse \\(rows dropped\\) \\| ${NUMBER} \\| [^|]+ \\| ${NUMBER} \\| \\d+ MiB \\| ${NUMBER} \\|`,
+          'gm',
+        ),
+      ),
+    ).toHaveLength(2);
+    for (const peer of [
+      'pyarrow streaming',
+      'DuckDB \\(NDJSON, then COPY\\)',
+      'pandas \\(one DataFrame\\)',
+      'apache-arrow \\+ parquet-wasm',
+      '@dsnp/parquetjs \\(row by row\\)',
+    ])
+      expect(
+        text.match(
+          new RegExp(
+            `^\\| ${peer} \\| (${NUMBER} \\| [^|]+ \\| ${NUMBER} \\| \\d+ MiB \\| ${NUMBER}|not run: [^|]+) \\|`,
+            'gm',
+          ),
+        ),
+      ).toHaveLength(1);
+    expect(text.match(/^\| report-exporter run \(the CLI\) \| \d+\.\d\d \| /gm)).toHaveLength(2);
+    expect(text).toMatch(/^\| `report-exporter --help` \| \d+\.\d\d \| \d+\.\d\d \| \d+ MiB \|$/m);
     expect(text).toMatch(summaryRow('I/O-bound: export ÷ fetch\\+parse'));
     expect(text).toMatch(summaryRow('CPU-bound: \\(export − fetch\\+parse\\) ÷ DuckDB'));
     expect(text).toMatch(summaryRow('One chain, I/O-bound: export ÷ fetch\\+parse'));

@@ -66,9 +66,9 @@ export function registerBackfill(program: Command): void {
       }
       return;
     }
-    const sink = sinkFor(opts);
+    const sink = await sinkFor(opts);
     const sent: SentEmail[] = [];
-    const mailer = recordingMailer(mailerFor(opts), sent);
+    const mailer = recordingMailer(await mailerFor(opts), sent);
     const log = createCliLog();
     log.info('backfill', { scheduleId: schedule.id, runs: runs.length, from: opts.from, to: opts.to });
     const emailFailures: string[] = [];

@@ -5,7 +5,6 @@
  */
 import type { Command } from 'commander';
 import { loadConfig } from '#adapters/config-file';
-import { createCredentialsProvider } from '#adapters/credentials';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ValidSet } from '#core/config/known-metrics';
@@ -15,6 +14,7 @@ import { checkReport, describeCheck } from '#core/run/check';
 import { findSchedule } from '#core/run/lookup';
 import { createHttp } from '#http';
 import { rememberValidSets } from '../learned-metrics';
+import { credentialsProvider } from '../on-demand';
 
 const RANGE = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
 /** Rows asked for per report: enough to see fields and a cursor, small enough to be quick. */
@@ -49,7 +49,7 @@ export function registerCheck(program: Command): void {
       const config = await loadConfig(opts.config);
       const window = parseWindow(opts.window, new Date());
       const schedules = opts.schedule ? [findSchedule(config, opts.schedule)] : config.schedules;
-      const credentials = createCredentialsProvider(config.api.credentialsSecret);
+      const credentials = credentialsProvider(config.api.credentialsSecret);
       const clientFor = (arrayFormat: 'repeat' | 'comma' | 'brackets') =>
         createApiClient({
           ...apiOptionsOf(config.api),

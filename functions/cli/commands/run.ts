@@ -6,14 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { type Command, Option } from 'commander';
 import { type CliLog, createCliLog } from '#adapters/cli-log';
 import { loadConfig } from '#adapters/config-file';
-import { createCredentialsProvider } from '#adapters/credentials';
 import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
-import { createOutboxMailer } from '#adapters/outbox-mailer';
 import { processOwner } from '#adapters/process-owner';
-import { createS3Sink } from '#adapters/s3-sink';
-import { createSesMailer } from '#adapters/ses-mailer';
-import { createSsmParameterReader } from '#adapters/ssm-parameters';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
@@ -33,6 +28,7 @@ import type { Sink } from '#core/sink';
 import { computeWindow } from '#core/window';
 import { createHttp } from '#http';
 import { rememberValidSets } from '../learned-metrics';
+import { credentialsProvider, outboxMailer, s3Sink, sesMailer, ssmParameterReader } from '../on-demand';
 import { recordingMailer, reportSentEmails, type SentEmail } from '../sent-emails';
 
 export type ApiFactory = (config: Config, log: Log) => ReportingApi;
@@ -42,7 +38,7 @@ export const realApi: ApiFactory = (config, log) =>
   createApiClient({
     ...apiOptionsOf(config.api),
     http: createHttp,
-    credentials: createCredentialsProvider(config.api.credentialsSecret),
+    credentials: credentialsProvider(config.api.credentialsSecret),
     log,
   });
 
@@ -75,26 +71,26 @@ export function outputOptions(cmd: Command): Command {
     .option('-c, --config <file>', 'config file', 'reports.yaml');
 }
 
-export function sinkFor(opts: OutputOptions): Sink {
+export async function sinkFor(opts: OutputOptions): Promise<Sink> {
   if ((opts.bucket === undefined) === (opts.out === undefined)) {
     throw new ExporterError('USAGE', 'give exactly one of --bucket NAME or --out DIR');
   }
-  return opts.bucket !== undefined ? createS3Sink(opts.bucket) : createFsSink(opts.out ?? '.');
+  return opts.bucket !== undefined ? await s3Sink(opts.bucket) : createFsSink(opts.out ?? '.');
 }
 
 /**
  * The mailer the email options ask for: SES only with `--send-email`, files with `--email-dir`, none
  * otherwise, so a local test never emails anyone by accident.
  */
-export function mailerFor(opts: OutputOptions): Mailer | null {
+export async function mailerFor(opts: OutputOptions): Promise<Mailer | null> {
   const chosen = [
     opts.emailDir !== undefined && '--email-dir',
     opts.sendEmail === true && '--send-email',
     opts.email === false && '--no-email',
   ].filter((x): x is string => x !== false);
   if (chosen.length > 1) throw new ExporterError('USAGE', `${chosen.join(' and ')} cannot be used together`);
-  if (opts.emailDir !== undefined) return createOutboxMailer(opts.emailDir);
-  return opts.sendEmail === true ? createSesMailer() : null;
+  if (opts.emailDir !== undefined) return await outboxMailer(opts.emailDir);
+  return opts.sendEmail === true ? await sesMailer() : null;
 }
 
 /** The CLI's lease: `--lease-wait` seconds of waiting, this process as the owner. */
@@ -153,7 +149,7 @@ export async function runAll(
         api,
         sink: ctx.sink,
         mailer: ctx.mailer,
-        ...(ctx.mailer ? { readParameter: createSsmParameterReader() } : {}),
+        ...(ctx.mailer ? { readParameter: ssmParameterReader() } : {}),
         log: ctx.log,
         now: () => new Date(),
         newRunId: randomUUID,
@@ -241,9 +237,9 @@ export function registerRun(program: Command): void {
       )
       .addOption(new Option('--report <id>', 'only this report (repeatable)').argParser(collect).default([])),
   ).action(async (opts: OutputOptions & { schedule: string; at?: string; report: string[] }) => {
-    const sink = sinkFor(opts);
+    const sink = await sinkFor(opts);
     const sent: SentEmail[] = [];
-    const mailer = recordingMailer(mailerFor(opts), sent);
+    const mailer = recordingMailer(await mailerFor(opts), sent);
     const config = await loadConfig(opts.config);
     const schedule = findSchedule(config, opts.schedule);
     const selected = selectRun(schedule, opts.at, new Date());

@@ -15,7 +15,8 @@ import { jwtPieces, secretForms } from './secret-forms';
 export interface Redactor {
   /**
    * Remember a value that must never appear in output (ignored when shorter than 4 characters).
-   * `pinned` values (the client secret) are kept for good; others (tokens) only the latest 32.
+   * `pinned` values (the client secret) are kept for good; others (tokens) only the latest 32, and
+   * of those only as many of the latest as hold 4 Mi characters together (at least the latest).
    */
   add(secret: string, pinned?: boolean): void;
   /** `text` with every remembered secret, and anything shaped like a bearer token or JWT, masked. */
@@ -30,6 +31,11 @@ const MASK = '[redacted]';
 /** What a text becomes when masking it failed: never the text itself, which may hold a secret. */
 export const REDACTION_FAILED = '[redacted: the text could not be checked for secrets]';
 const MAX_TOKENS = 32;
+/**
+ * Characters of remembered tokens kept at most (their forms take ~15× as much): a server issuing a
+ * megabyte-long JWT per request must not fill the Lambda's memory. The latest token is always kept.
+ */
+const MAX_TOKEN_CHARS = 4 * 1024 * 1024;
 /** Deeper structures are cut (they come from our own errors and log fields, never this deep). */
 const MAX_DEPTH = 16;
 
@@ -81,7 +87,10 @@ export function createRedactor(): Redactor {
       if (keep) pinned.push(secret);
       else {
         tokens.push(secret);
-        if (tokens.length > MAX_TOKENS) tokens.shift();
+        let chars = tokens.reduce((n, t) => n + t.length, 0);
+        while (tokens.length > 1 && (tokens.length > MAX_TOKENS || chars > MAX_TOKEN_CHARS)) {
+          chars -= tokens.shift()?.length ?? 0;
+        }
       }
       forms = null;
     },

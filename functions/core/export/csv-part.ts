@@ -1,9 +1,8 @@
 /** CSV encoding of one part: the header, then each row group's lines, as UTF-8. */
-import type { GroupCells } from './cells';
 import { csvHeader, csvLines } from './csv';
 import type { Cell } from './flatten';
 import type { ColumnDef } from './model';
-import type { PartEncoder } from './part-encoder';
+import type { ColumnCells, PartEncoder } from './part-encoder';
 
 const encoder = new TextEncoder();
 /** Rows per encoded chunk: bounds the size of the intermediate strings. */
@@ -33,7 +32,7 @@ export class CsvEncoder implements PartEncoder {
     private readonly guard = false,
   ) {}
 
-  group(group: GroupCells): Uint8Array[] {
+  group(group: ColumnCells): Uint8Array[] {
     const cols = this.columns.map((c) => group.of(c));
     const out: Uint8Array[] = [];
     for (let from = 0; from < group.rows; from += SLICE_ROWS) {

@@ -6,10 +6,9 @@
  * (RFC 1952), which gzip readers decompress as a whole.
  */
 import { gzipSync } from 'node:zlib';
-import type { GroupCells } from './cells';
 import type { Cell } from './flatten';
 import type { ColumnDef } from './model';
-import type { PartEncoder } from './part-encoder';
+import type { ColumnCells, PartEncoder } from './part-encoder';
 import { numberText } from './values';
 
 /** Rows per gzip member: bounds the size of the intermediate strings. */
@@ -36,7 +35,7 @@ export class JsonlEncoder implements PartEncoder {
     this.doubles = columns.map((c) => c.type === 'double');
   }
 
-  group(group: GroupCells): Uint8Array[] {
+  group(group: ColumnCells): Uint8Array[] {
     const cols = this.columns.map((c) => group.of(c));
     const out: Uint8Array[] = [];
     for (let from = 0; from < group.rows; from += SLICE_ROWS) {

@@ -185,7 +185,8 @@ function addRaw(model: ColumnModel, group: GroupColumns): ColumnModel {
   return added.length === 0 ? model : { ...model, columns: [...model.columns, ...added] };
 }
 
-function sourceId(source: ColumnSource): string {
+/** A column's identity across models: where its values come from (names may differ). */
+export function sourceId(source: ColumnSource): string {
   switch (source.kind) {
     case 'field':
       return `f${fieldKey(source.path)}`;

@@ -16,7 +16,6 @@
  * `parquet-bytes.ts` (byte sink, thrift compact protocol, RLE hybrid); this file: row groups, offset
  * indexes and the footer.
  */
-import type { GroupCells } from './cells';
 import type { ColumnDef } from './model';
 import { ByteSink, Compact } from './parquet-bytes';
 import { type Group, Scratch, writeChunk } from './parquet-pages';
@@ -32,7 +31,7 @@ import {
   schemaElement,
   TYPE,
 } from './parquet-schema';
-import type { PartEncoder } from './part-encoder';
+import type { ColumnCells, PartEncoder } from './part-encoder';
 
 /** The module's public face: the schema a part is written with, beside the encoder. */
 export { PARQUET_OPTIONS, type ParquetType, schemaElement } from './parquet-schema';
@@ -48,7 +47,7 @@ export class ParquetEncoder implements PartEncoder {
     this.out.u32(MAGIC);
   }
 
-  group(group: GroupCells): Uint8Array[] {
+  group(group: ColumnCells): Uint8Array[] {
     if (group.rows > 0) {
       const at = this.out.length;
       const chunks = this.columns.map((c) =>

@@ -5,11 +5,18 @@
  * never on the thread that fetches pages. A new format is one class implementing `PartEncoder`, one
  * entry in `part-encoders.ts` and one in the format registry (`formats.ts`).
  */
-import type { GroupCells } from './cells';
+import type { Cell } from './flatten';
+import type { ColumnDef } from './model';
+
+/** A row group as the encoders read it: each column's cells as the column holds them. */
+export interface ColumnCells {
+  readonly rows: number;
+  of(column: ColumnDef): readonly Cell[];
+}
 
 export interface PartEncoder {
   /** The bytes of one row group (with the file's header first, where the format has one). */
-  group(cells: GroupCells): Uint8Array[];
+  group(cells: ColumnCells): Uint8Array[];
   /** The part's last bytes. */
   finish(): Uint8Array[];
   /**

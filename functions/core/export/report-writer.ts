@@ -22,7 +22,9 @@ import { flattenRow } from './flatten';
 import type { Format } from './formats';
 import type { ColumnDef } from './model';
 import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
+import { mergeModel } from './model-merge';
 import type { ModelStore } from './model-store';
+import { carriesModel, rewritePart } from './part-rewrite';
 import { PartSet } from './parts';
 import { type RowMean, RowMeans } from './row-means';
 import { RowGroupBuffer } from './rowgroup';
@@ -60,7 +62,13 @@ const SLICE_ROWS = 1_000;
 export class ReportWriter {
   private slice: RowGroupBuffer;
   private groupRows = 0;
+  /**
+   * The report's model as this export has grown it: the stored model it started from, extended in
+   * memory; stored (merged into the newest version) only when the export is complete (`settleModel`).
+   */
   private model: ColumnModel | null = null;
+  /** Whether `model` holds the stored model (or the checkpoint's) yet. */
+  private loaded = false;
   /** The model of a report that has had no row yet: used for its empty part, never stored. */
   private draft: ColumnModel | null = null;
   /** `CODE column` → how many values broke the column's type. */
@@ -97,6 +105,10 @@ export class ReportWriter {
     );
     this.files = [...(from?.files ?? [])];
     this.rows = from?.rows ?? 0;
+    if (from?.model !== undefined) {
+      this.model = from.model;
+      this.loaded = true;
+    }
   }
 
   /** Buffers a row; writes the row group when it is full (or would overfill the open part). */
@@ -146,10 +158,13 @@ export class ReportWriter {
     await this.stream.append(slice.batch(), spec);
   }
 
-  /** The model's columns for `slice`, extending and storing the model first when it must grow. */
+  /** The model's columns for `slice`, extending the model (in memory) first when it must grow. */
   private async modelFor(slice: RowGroupBuffer): Promise<ColumnDef[]> {
     const cols = slice.columns();
-    if (this.model === null) this.model = (await this.o.models.load())?.model ?? null;
+    if (!this.loaded) {
+      this.model = (await this.o.models.load())?.model ?? null;
+      this.loaded = true;
+    }
     if (this.model === null && slice.rows === 0) {
       // A report without any row yet stores no model: its first model is made from its first rows, so
       // the route's identifying fields come first even when the first window was empty. The empty
@@ -157,8 +172,10 @@ export class ReportWriter {
       this.draft = planModel(null, this.o, cols);
       return this.columns();
     }
-    if (planModel(this.model, this.o, cols) !== this.model) {
-      this.model = (await this.o.models.update((latest) => planModel(latest, this.o, cols))).model;
+    const planned = planModel(this.model, this.o, cols);
+    if (planned !== this.model) {
+      // grown in memory only: stored at commit (`settleModel`), so a failed export stores nothing
+      this.model = planned;
       // rows buffered for the open part are encoded into the next one, which has every column
       if (this.parts.openColumns !== null) this.files.push(...(await this.parts.close()));
     }
@@ -227,7 +244,31 @@ export class ReportWriter {
     const columns = await this.modelFor(new RowGroupBuffer());
     if (this.files.length === 0) this.parts.ensureOpen(columns);
     await this.closePart();
+    await this.settleModel();
     return this.files;
+  }
+
+  /**
+   * Stores the model this export grew, merged into the newest stored version (compare-and-swap), and
+   * rewrites every part that does not carry exactly the merged model's columns (written before the
+   * model grew, or while another window of the report added columns), one part at a time: every part
+   * of the partition then has the same columns, those of the model at commit.
+   */
+  private async settleModel(): Promise<void> {
+    const ours = this.model;
+    if (ours === null) return; // no row ever: nothing to store (the empty part has the draft's columns)
+    const to = (await this.o.models.update((latest) => mergeModel(latest, ours))).model;
+    this.model = to;
+    for (const [i, file] of this.files.entries()) {
+      if (carriesModel(file, { from: ours, to })) continue;
+      this.files[i] = await rewritePart(
+        this.o.sink,
+        file,
+        { from: ours, to },
+        this.o.window,
+        this.o.formulaGuard ?? false,
+      );
+    }
   }
 
   async abort(): Promise<void> {
@@ -303,6 +344,7 @@ export class ReportWriter {
       totals: this.totals.snapshot(),
       means: this.means.snapshot(),
       top: this.top.sorted(),
+      ...(this.model !== null ? { model: this.model } : {}),
     };
   }
 

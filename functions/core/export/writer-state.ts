@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { keyedRecord } from '../keyed-record';
 import { ManifestFileSchema } from '../manifest';
+import { ColumnModelSchema } from './model';
 import { SummaryRowSchema } from './top';
 
 export const WriterStateSchema = z.object({
@@ -18,5 +19,7 @@ export const WriterStateSchema = z.object({
   /** Running sums and counts of the metrics never summed (absent in older checkpoints). */
   means: z.optional(keyedRecord(z.object({ sum: z.number(), rows: z.int().check(z.nonnegative()) }))),
   top: z.array(z.object({ value: z.number(), seq: z.int(), row: SummaryRowSchema })),
+  /** The report's model as the export has grown it so far (stored only at commit). */
+  model: z.optional(ColumnModelSchema),
 });
 export type WriterState = z.infer<typeof WriterStateSchema>;

@@ -137,3 +137,18 @@ describe('redactor: every form of every secret, any size', () => {
     expect(r.text(hostile as unknown as string)).toBe(REDACTION_FAILED);
   });
 });
+
+describe('redactor memory', () => {
+  it('keeps at least the latest megabyte-long token, and forgets older ones past 4 Mi characters', () => {
+    const r = createRedactor();
+    const [header, payload, signature] = jwtOfSize(1536 * 1024).split('.') as [string, string, string];
+    // three 1.5 MB tokens whose payloads differ in their last character
+    const tokens = ['A', 'B', 'C'].map((c) => `${header}.${payload.slice(0, -1)}${c}.${signature}`);
+    for (const t of tokens) r.add(t);
+    const payloadOf = (t: string | undefined) => t?.split('.')[1] ?? '';
+    expect(r.text(`<${payloadOf(tokens[2])}>`)).toBe(`<${MASK}>`);
+    expect(r.text(`<${payloadOf(tokens[1])}>`)).toBe(`<${MASK}>`);
+    // the oldest is no longer known (4.5 Mi characters of tokens passed the bound)
+    expect(r.text(`<${payloadOf(tokens[0])}>`)).toBe(`<${payloadOf(tokens[0])}>`);
+  });
+});
