@@ -176,7 +176,8 @@ export function numberLiteral(text: string): number | bigint | NumberText | null
 
 /** Significant digits (no leading/trailing zeros) and the power of ten of the last one. */
 function decimalParts(text: string): { digits: string; exponent: number } {
-  const [mantissa = '', exp = '0'] = text.replace('-', '').toLowerCase().split('e');
+  // only the sign of the number: `1e-1`'s minus belongs to its exponent
+  const [mantissa = '', exp = '0'] = text.replace(/^-/, '').toLowerCase().split('e');
   const [int = '', frac = ''] = mantissa.split('.');
   const all = (int + frac).replace(/^0+/, '');
   const digits = all.replace(/0+$/, '');

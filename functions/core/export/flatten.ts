@@ -143,6 +143,9 @@ function keyCount(value: Record<string, unknown>): number {
   return n;
 }
 
+/** A JSON object (not an array, and not a number the exact parser kept as its text). */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof NumberText)
+  );
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseJson } from '#core/api/json';
+import type { ApiRow } from '#core/api/types';
 import { flattenRow } from '#core/export/flatten';
 
 describe('flattenRow', () => {
@@ -16,5 +18,18 @@ describe('flattenRow', () => {
     const flat = flattenRow({ postId: 'p', metrics: null });
     expect([...flat.fields.keys()]).toEqual(['["postId"]']);
     expect(flat.metrics.size).toBe(0);
+  });
+
+  it('keeps a field or metrics value no double holds (1e400, 1e-400) as one cell of its text, not an object', () => {
+    // found by test/e2e/export-properties.test.ts: {"":1e-400} became a column "_text"
+    const row = parseJson('{"postId":"p","":1e-400,"big":{"n":1e400},"metrics":{"likes":1e400}}') as ApiRow;
+    const flat = flattenRow(row);
+    expect([...flat.fields]).toEqual([
+      ['["postId"]', 'p'],
+      ['[""]', '1e-400'],
+      ['["big","n"]', '1e400'],
+    ]);
+    expect([...flat.metrics]).toEqual([['likes', '1e400']]);
+    expect(flattenRow(parseJson('{"metrics":1e400,"x":[1]}') as ApiRow).metrics.size).toBe(0);
   });
 });
