@@ -63,8 +63,8 @@ const ROLES: Record<string, RegExp> = {
   Plan: /^FunctionsPlanRole/,
   Export: /^FunctionsExportRole/,
   Finalize: /^FunctionsFinalizeRole/,
-  'State machine': /^WorkflowStateMachineRole/,
-  Dispatcher: /^SchedulesDispatcherStateMachineRole/,
+  'Workflow state machine': /^WorkflowStateMachineRole/,
+  'Dispatcher state machine': /^SchedulesDispatcherStateMachineRole/,
   Scheduler: /^SchedulerRoleForTarget/,
 };
 
