@@ -59,6 +59,9 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-IAM5', // consumer policy: export prefix
         'AwsSolutions-IAM5', // consumer policy: Athena results prefix
         'AwsSolutions-IAM5', // consumer policy: the database's tables
+        'AwsSolutions-IAM5', // Plan role: X-Ray (Tracing.ACTIVE)
+        'AwsSolutions-IAM5', // Export role: X-Ray
+        'AwsSolutions-IAM5', // Finalize role: X-Ray
         'AwsSolutions-L1',
         'AwsSolutions-L1',
         'AwsSolutions-L1',
