@@ -98,4 +98,15 @@ describe('demo', () => {
     const days = [...html.matchAll(/valign="bottom" title="(\d+) Oct: /g)].map((m) => Number(m[1]));
     expect(days).toEqual(Array.from({ length: 31 }, (_, i) => i + 1));
   });
+  it('shows a real brand’s week: no attack strings, no guarded cells and no repeated creator id in its files', async () => {
+    const sink = createFsSink(result.outDir);
+    const csvs = (await sink.list('exports/')).filter((k) => k.endsWith('.csv'));
+    expect(csvs.length).toBeGreaterThan(0);
+    for (const key of csvs) {
+      const text = await readFile(join(result.outDir, key), 'utf8');
+      expect(text, key).not.toMatch(/<script|&amp;|HYPERLINK|creator_id__2/);
+      // no cell the spreadsheet guard had to defuse (a leading ' before = + - @)
+      expect(text, key).not.toMatch(/(^|,)"?'[=+\-@]/m);
+    }
+  });
 });
