@@ -12,11 +12,15 @@ import { knownMetricsPath, readKnownMetrics } from '#adapters/known-metrics-file
 import { assertNoUnlistedMetrics } from '#core/config/known-metrics';
 import { isExporterError } from '#core/errors';
 import { buildApp } from './build-app';
+import { assumedRegionWarning, awsConfigText } from './region';
 import { templateProblems, templateSizes } from './template-limits';
 
 const app = new App();
 const configContext: unknown = app.node.tryGetContext('config');
 const configPath = typeof configContext === 'string' && configContext !== '' ? configContext : 'reports.yaml';
+
+const regionWarning = assumedRegionWarning(process.env, awsConfigText(process.env));
+if (regionWarning) process.stderr.write(`${regionWarning}\n`);
 
 try {
   const config = await loadConfig(configPath);

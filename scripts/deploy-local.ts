@@ -17,6 +17,9 @@ import { startSimulator } from '#simulator/server';
 import { ACCOUNT, cdkAgainst, REGION, ROOT, startEmulator, tracebacks } from '../test/deploy/emulator';
 import { hasMoto, MOTO_MISSING } from '../test/support/servers';
 
+// Node 20 is supported: the AWS SDK's notice about Node 22 is not one to act on here (as in the CLI)
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const STACK = 'ReportExporter';
 const SCHEDULE = 'weekly-campaigns';
 const exitWhenDone = process.argv.includes('--exit');
@@ -100,7 +103,7 @@ What to look at (the emulator answers until Ctrl-C${exitWhenDone ? '; --exit: st
     .join('\n                        ')}
   objects in the bucket: ${listed.KeyCount ?? 0} (first: ${listed.Contents?.[0]?.Key ?? 'none'})
   summary emails:       ${relative(process.cwd(), outbox)}/
-  the template:         ${relative(process.cwd(), join(work, 'cdk.out', `${STACK}.template.json`))}
+  the template:         ${join(work, 'cdk.out', `${STACK}.template.json`)}
   with the AWS CLI:     export AWS_ENDPOINT_URL=${moto.endpoint} AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_REGION=${REGION}
                         aws s3 ls s3://${bucket}/exports/ --recursive
                         aws cloudformation describe-stack-resources --stack-name ${STACK}

@@ -88,7 +88,8 @@ describe('cdk-nag AwsSolutions', () => {
       appProps: { context: { bucketName: 'ctx-bucket' } },
     });
     expect(byContext.resolve(byContext.storage.bucket.bucketName)).toBe('ctx-bucket');
-  });
+    // two apps, each bundling the three functions: over a minute on a loaded 2-core machine
+  }, 180_000);
 
   it('reports a deliberately bad construct and fails synthesis on it', () => {
     const bad = new App();
