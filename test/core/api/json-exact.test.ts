@@ -22,4 +22,18 @@ describe('exact JSON numbers (issue 22)', () => {
     const v = parseJson('{"a":[1e400,9007199254740993,0.5]}') as { a: unknown };
     expect(toJsonText(v.a)).toBe('[1e400,9007199254740993,0.5]');
   });
+
+  it('keeps the minus of an exponent on an exactly parsed page (1e-1 is 0.1, not 10)', () => {
+    expect(one('1e-1')).toBe(0.1);
+    expect(one('2.5E-3')).toBe(0.0025);
+  });
+
+  it('writes a lone surrogate inside JSON text as U+FFFD, keys too, and says so', () => {
+    let told = 0;
+    const text = toJsonText({ 'k\ud800': ['ab\udc00c', 'ok'] }, () => {
+      told += 1;
+    });
+    expect(text).toBe('{"k\ufffd":["ab\ufffdc","ok"]}');
+    expect(told).toBe(2);
+  });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseJson } from '#core/api/json';
+import type { ApiRow } from '#core/api/types';
 import { flattenRow } from '#core/export/flatten';
 
 describe('flattenRow', () => {
@@ -16,5 +18,14 @@ describe('flattenRow', () => {
     const flat = flattenRow({ postId: 'p', metrics: null });
     expect([...flat.fields.keys()]).toEqual(['["postId"]']);
     expect(flat.metrics.size).toBe(0);
+  });
+
+  it('takes a number the parser kept as text for a cell, not for an object with a text field', () => {
+    const row = parseJson(
+      '{"":1e-400,"postId":"p","metrics":{"reach":1e400},"pad":12345678901234567}',
+    ) as ApiRow;
+    const flat = flattenRow(row);
+    expect(flat.fields.get('[""]')).toBe('1e-400');
+    expect(flat.metrics.get('reach')).toBe('1e400');
   });
 });
