@@ -13,69 +13,26 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Manifest, ManifestSchema } from '#core/manifest';
 import { leaks, needles } from '../support/hostile-cases';
-import { type HostileServer, json, startHostileServer } from '../support/hostile-server';
+import {
+  AT,
+  CLIENT_ID,
+  forbidTokens,
+  PROTO,
+  PROTO_TOTALS,
+  requestsSince,
+  SECRET,
+  schedulesConfig,
+  serveRows,
+  TOKEN_403_MESSAGE,
+} from '../support/hostile-schedules';
+import { type HostileServer, startHostileServer } from '../support/hostile-server';
 import { readOutputs } from '../support/outputs';
 import { apiCredentials, runArgs, runCli } from '../support/run-cli';
 
-const AT = '2026-11-23T06:00:00Z';
-const SECRET = 'op-habits/s3cret+value & more-0123456789';
-const CREDS = apiCredentials({ clientId: 'client-23b', clientSecret: SECRET });
-const PROTO = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
+const CREDS = apiCredentials({ clientId: CLIENT_ID, clientSecret: SECRET });
 
 let server: HostileServer;
 let dir: string;
-
-/** The config: one schedule per case; with `big`, also a schedule of 500 reports. */
-function config(baseUrl: string, big = false): string {
-  const many = Array.from(
-    { length: 500 },
-    (_, i) => `      - { id: r${i}, route: posts/performance, metrics: [likes] }`,
-  );
-  return `api: { baseUrl: "${baseUrl}", credentialsSecret: test/reporting, maxRetries: 0, concurrency: 4 }
-output: { prefix: exports/, formats: [csv] }
-email: { from: Reports <reports@example.com>, operators: [ops@example.com] }
-schedules:
-  - id: four
-    cron: "0 6 * * ? *"
-    window: yesterday
-    recipients: [team@example.com]
-    reports:
-${['a', 'b', 'c', 'd'].map((id) => `      - { id: ${id}, route: posts/performance, metrics: [likes] }`).join('\n')}
-  - id: proto
-    cron: "0 6 * * ? *"
-    window: yesterday
-    lookback: 1
-    recipients: [team@example.com]
-    reports:
-      - id: constructor
-        route: posts/performance
-        metrics: [${PROTO.join(', ')}, likes]
-        summary: { kpis: [${PROTO.join(', ')}], topBy: constructor, topN: 3 }
-${
-  big
-    ? `  - id: big
-    cron: "0 6 * * ? *"
-    window: yesterday
-    reports:
-${many.join('\n')}
-`
-    : ''
-}`;
-}
-
-/** A data route of two rows carrying every requested metric, `__proto__` included. */
-function serveRows(): void {
-  server.routes.set('/v2/posts/performance', (req, res) => {
-    const metrics = Object.fromEntries(req.url.searchParams.getAll('metrics').map((m, i) => [m, i + 1]));
-    json(res, 200, {
-      data: [
-        { postId: 'p1', name: 'first', metrics },
-        { postId: 'p2', name: 'second', metrics },
-      ],
-      nextCursor: null,
-    });
-  });
-}
 
 interface Ran {
   readonly code: number;
@@ -110,15 +67,11 @@ async function run(
     ...(await readOutputs([out, mail])),
   };
   const path = Object.keys(texts).find((k) => k.endsWith('_manifests/dt=2026-11-22/manifest.json'));
-  const sent = server.requests.slice(before);
   const ran: Ran = {
     ...r,
     texts,
     manifest: path ? ManifestSchema.parse(JSON.parse(texts[path] ?? '')) : null,
-    requests: {
-      token: sent.filter((q) => q.path === '/oauth/token').length,
-      data: sent.filter((q) => q.path.startsWith('/v2/')).length,
-    },
+    requests: requestsSince(server, before),
   };
   expect(leaks(texts, needles(SECRET, undefined))).toEqual([]);
   return ran;
@@ -127,8 +80,8 @@ async function run(
 beforeAll(async () => {
   server = await startHostileServer({ issueTokens: true });
   dir = await mkdtemp(join(tmpdir(), 'hostile-run-'));
-  await writeFile(join(dir, 'reports.yaml'), config(server.baseUrl));
-  await writeFile(join(dir, 'big.yaml'), config(server.baseUrl, true));
+  await writeFile(join(dir, 'reports.yaml'), schedulesConfig(server.baseUrl));
+  await writeFile(join(dir, 'big.yaml'), schedulesConfig(server.baseUrl, true));
 });
 
 afterAll(async () => {
@@ -138,32 +91,20 @@ afterAll(async () => {
 
 describe('report-exporter run with hostile schedules and an operator’s habits', () => {
   it('a token 403 with four reports at concurrency 4: one token request, every report failed with the same message (exit 1)', async () => {
-    server.routes.set('/oauth/token', (_req, res) =>
-      json(
-        res,
-        403,
-        { title: 'Client not permitted', detail: 'Contact the account team.' },
-        {
-          'content-type': 'application/problem+json',
-        },
-      ),
-    );
-    serveRows();
+    serveRows(server);
+    forbidTokens(server);
     const r = await run('token-403', 'four');
     expect(r.code).toBe(1);
     expect(r.requests).toEqual({ token: 1, data: 0 });
     expect(r.manifest?.status).toBe('failed');
     const errors = r.manifest?.reports.map((x) => [x.reportId, x.status, x.errorCode, x.error]);
-    const message =
-      "client not permitted — retrying will not help, contact the provider's account team (POST /oauth/token answered 403 Forbidden: Client not permitted: Contact the account team.)";
+    const message = TOKEN_403_MESSAGE;
     expect(errors).toEqual(['a', 'b', 'c', 'd'].map((id) => [id, 'failed', 'AUTH_FORBIDDEN', message]));
     expect(r.stdout.split('\n').filter((l) => l.includes(message))).toHaveLength(4);
   });
 
   it('a duplicated --report runs the report once: one export, the manifest and _SUCCESS agree (exit 0)', async () => {
-    server.routes.clear();
-    server.routes.set('/oauth/token', (_req, res) => json(res, 200, { jwt: 'a.b.c' }));
-    serveRows();
+    serveRows(server);
     const r = await run('dup', 'four', ['--report', 'a', '--report', 'a']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.requests.data).toBe(1);
@@ -208,9 +149,7 @@ describe('report-exporter run with hostile schedules and an operator’s habits'
     const r = await run('proto', 'proto');
     expect(r.code, r.stderr).toBe(0);
     const [report] = r.manifest?.reports ?? [];
-    expect(report?.totals).toEqual(
-      JSON.parse('{"constructor": 2, "toString": 4, "__proto__": 6, "hasOwnProperty": 8, "likes": 10}'),
-    );
+    expect(report?.totals).toEqual(PROTO_TOTALS);
     // the lookback re-export compared every total, "__proto__" included
     expect(Object.keys(r.manifest?.restated?.[0]?.reports[0]?.totals ?? {})).toEqual([...PROTO, 'likes']);
     const html = Object.entries(r.texts)
@@ -255,7 +194,7 @@ describe('report-exporter run with hostile schedules and an operator’s habits'
   });
 
   it('a config saved as UTF-16 with a BOM is read (exit 0)', async () => {
-    const text = config(server.baseUrl);
+    const text = schedulesConfig(server.baseUrl);
     await writeFile(join(dir, 'utf16.yaml'), Buffer.from(`\uFEFF${text}`, 'utf16le'));
     const r = await run('utf16', 'four', ['--report', 'b'], CREDS, 'utf16.yaml');
     expect(r.code, r.stderr).toBe(0);

@@ -219,7 +219,7 @@ describe('lookback: 1 against late-arriving metrics', () => {
     // small counters: the manifest holds them as JSON numbers
     const likes = { before: Number(revised.before), after: Number(revised.after) };
     const pct = (((likes.after - likes.before) / likes.before) * 100).toFixed(1);
-    const line = `Week of 9 Nov · posts: likes revised from ${en.format(likes.before)} to ${en.format(likes.after)}, +${pct} %`;
+    const line = `Week of 9 Nov · Posts: likes revised from ${en.format(likes.before)} to ${en.format(likes.after)}, +${pct} %`;
     expect(email.text).toContain('Revised (earlier windows re-exported by this run):');
     expect(email.text).toContain(line);
     expect(email.html).toContain('data-role="revised"');

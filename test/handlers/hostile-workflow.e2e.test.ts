@@ -12,8 +12,6 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#core/config/load';
@@ -35,13 +33,12 @@ import {
 import { type HostileServer, startHostileServer } from '../support/hostile-server';
 import { type LocalS3, startLocalS3 } from '../support/local-s3';
 import { hasMoto, type LocalServer, needMoto, startMoto, startSes } from '../support/servers';
-import { type Definition, type Invoke, type MapIo, runStates } from './asl';
+import type { Definition } from './asl';
+import { type Bundles, bucketOf, bundleDirs, loadBundle, traceWorkflow } from './traced-workflow';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUCKET = 'hostile-exports';
 const REGION = 'eu-central-1';
-
-type Handler = (event: unknown, context: { getRemainingTimeInMillis(): number }) => Promise<unknown>;
 
 let server: HostileServer;
 let s3: LocalS3;
@@ -49,74 +46,23 @@ let moto: LocalServer;
 let ses: LocalServer;
 let config: Config;
 let definition: Definition;
-let bundled: { plan: Handler; export: Handler; finalize: Handler };
+let bundled: Bundles;
 const outdir = join(ROOT, 'cdk.out', `hostile-e2e-${process.pid}`);
 const savedEnv = { ...process.env };
 
-async function getText(key: string): Promise<string> {
-  const out = await s3.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
-  return (await out.Body?.transformToString('utf8')) ?? '';
-}
+let bucket: ReturnType<typeof bucketOf>;
 
-/** Every object below `prefix`, by key → text. */
-async function objectsBelow(prefix: string): Promise<Record<string, string>> {
-  const texts: Record<string, string> = {};
-  const out = await s3.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
-  for (const o of out.Contents ?? []) texts[`s3://${BUCKET}/${o.Key}`] = await getText(o.Key ?? '');
-  return texts;
-}
-
-interface Traced {
-  /** name → text of everything the run passed or printed: states, Map items and results, logs. */
-  readonly texts: Record<string, string>;
-  readonly manifestKey: string | null;
-  readonly error: unknown;
-  readonly exportSteps: number;
-}
-
-/** One workflow execution for `scheduleId`, every payload and log line kept as text. */
-async function runWorkflow(scheduleId: string): Promise<Traced> {
-  const texts: Record<string, string> = {};
-  let n = 0;
-  let exportSteps = 0;
-  let manifestKey: string | null = null;
-  const context = { getRemainingTimeInMillis: () => 1_000 };
-  const invoke: Invoke = async (resource, input) => {
-    const name = resource.includes('Plan') ? 'plan' : resource.includes('Finalize') ? 'finalize' : 'export';
-    if (name === 'export') exportSteps += 1;
-    texts[`state ${n} ${name} input`] = JSON.stringify(input);
-    const out = await bundled[name](JSON.parse(JSON.stringify(input)), context);
-    texts[`state ${n++} ${name} output`] = JSON.stringify(out);
-    if (name === 'finalize') manifestKey = (out as { manifestKey: string }).manifestKey;
-    return JSON.parse(JSON.stringify(out));
-  };
-  const io: MapIo = {
-    getObject: async (_bucket, key) => getText(key),
-    putObject: async (_bucket, key, body) => {
-      texts[`map object ${key}`] = body;
-      await s3.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
-    },
-  };
-  const logs: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    logs.push(String(chunk));
-    return true;
-  };
-  const [out, err] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  process.stdout.write = capture as typeof process.stdout.write;
-  process.stderr.write = capture as typeof process.stderr.write;
-  let error: unknown = null;
-  try {
-    await runStates(definition, { scheduleId, scheduledTime: SCHEDULE_AT }, invoke, {}, { io });
-  } catch (e: unknown) {
-    error = e;
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-  texts.logs = logs.join('');
-  return { texts, manifestKey, error, exportSteps };
-}
+/** One workflow execution for `scheduleId` (1 s left in every step: each paged report continues). */
+const runWorkflow = (scheduleId: string) =>
+  traceWorkflow({
+    definition,
+    bundles: bundled,
+    bucket,
+    input: { scheduleId, scheduledTime: SCHEDULE_AT },
+    budgetMs: 1_000,
+  });
+const getText = (key: string) => bucket.getText(key);
+const objectsBelow = (prefix: string) => bucket.objectsBelow(prefix);
 
 beforeAll(async () => {
   if (!hasMoto) return;
@@ -142,27 +88,16 @@ beforeAll(async () => {
   await s3.createBucket(BUCKET);
   const template = Template.fromStack(buildApp({ config, nag: false, appProps: { outdir } }).stack);
   definition = definitionOf(template) as unknown as Definition;
-  const resources = (
-    template.toJSON() as {
-      Resources: Record<
-        string,
-        { Type: string; Properties: { Description?: string; Code?: { S3Key: string } } }
-      >;
-    }
-  ).Resources;
-  const bundle = async (what: string): Promise<Handler> => {
-    const fn = Object.values(resources).find(
-      (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description?.includes(what),
-    );
-    const dir = join(outdir, `asset.${String(fn?.Properties.Code?.S3Key).replace(/\.zip$/, '')}`);
+  bucket = bucketOf(s3, BUCKET);
+  const dirs = bundleDirs(template, outdir);
+  for (const dir of Object.values(dirs)) {
     // the bundle really is the fetch-based one (no undici package inside)
     expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).not.toContain('undici/lib/dispatcher');
-    return ((await import(pathToFileURL(join(dir, 'index.mjs')).href)) as { handler: Handler }).handler;
-  };
+  }
   bundled = {
-    plan: await bundle('plan a run'),
-    export: await bundle('export one report'),
-    finalize: await bundle('manifest, summary email'),
+    plan: await loadBundle(dirs.plan),
+    export: await loadBundle(dirs.export),
+    finalize: await loadBundle(dirs.finalize),
   };
 }, 180_000);
 

@@ -208,7 +208,11 @@ async function listKeys(bucket: string, raw = false): Promise<string[]> {
   const out = await s3.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'exports/' }));
   if (raw) return (out.Contents ?? []).map((o) => o.Key ?? '').sort();
   // Each run keeps its own record (`runs/{runId}.json`); run ids differ between buckets.
-  const keys = (out.Contents ?? []).map((o) => (o.Key ?? '').replace(/\/runs\/[^/]+\.json$/, '/runs/*.json'));
+  // The figures last emailed (`emailed.json`) exist only where an email went out: the workflow sends
+  // one, the `run` it is compared with does not.
+  const keys = (out.Contents ?? [])
+    .map((o) => (o.Key ?? '').replace(/\/runs\/[^/]+\.json$/, '/runs/*.json'))
+    .filter((k) => !k.endsWith('/emailed.json'));
   return [...new Set(keys)].sort();
 }
 

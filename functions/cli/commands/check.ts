@@ -13,8 +13,8 @@ import { ExporterError } from '#core/errors';
 import { checkReport, describeCheck } from '#core/run/check';
 import { findSchedule } from '#core/run/lookup';
 import { createHttp } from '#http';
-import { credentialsProvider } from '../aws';
 import { rememberValidSets } from '../learned-metrics';
+import { credentialsProvider } from '../on-demand';
 
 const RANGE = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
 /** Rows asked for per report: enough to see fields and a cursor, small enough to be quick. */

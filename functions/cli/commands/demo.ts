@@ -12,7 +12,6 @@ import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createCliLog } from '#adapters/cli-log';
 import { createFsSink } from '#adapters/fs-sink';
-import { createOutboxMailer } from '#adapters/outbox-mailer';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import { parseConfig } from '#core/config/load';
@@ -21,6 +20,7 @@ import type { Manifest } from '#core/manifest';
 import { occurrences } from '#core/occurrences';
 import { createHttp } from '#http';
 import { startSimulator } from '#simulator/server';
+import { outboxMailer } from '../on-demand';
 import { type ApiFactory, reportManifests, runAll } from './run';
 
 /**
@@ -59,7 +59,7 @@ export async function runDemo(outDir: string, now = new Date()): Promise<DemoRes
     const sink = createFsSink(outDir);
     // the outbox shows this demo's emails only: an earlier demo's would be numbered before them
     await rm(join(outDir, 'outbox'), { recursive: true, force: true });
-    const mailer = createOutboxMailer(join(outDir, 'outbox'));
+    const mailer = await outboxMailer(join(outDir, 'outbox'));
     const log = createCliLog();
     const api: ApiFactory = (c, l) =>
       createApiClient({

@@ -8,7 +8,6 @@ import { type CliLog, createCliLog } from '#adapters/cli-log';
 import { loadConfig } from '#adapters/config-file';
 import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
-import { createOutboxMailer } from '#adapters/outbox-mailer';
 import { processOwner } from '#adapters/process-owner';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
@@ -28,8 +27,8 @@ import type { RunDeps } from '#core/run/types';
 import type { Sink } from '#core/sink';
 import { computeWindow } from '#core/window';
 import { createHttp } from '#http';
-import { credentialsProvider, s3Sink, sesMailer, ssmParameterReader } from '../aws';
 import { rememberValidSets } from '../learned-metrics';
+import { credentialsProvider, outboxMailer, s3Sink, sesMailer, ssmParameterReader } from '../on-demand';
 import { recordingMailer, reportSentEmails, type SentEmail } from '../sent-emails';
 
 export type ApiFactory = (config: Config, log: Log) => ReportingApi;
@@ -90,7 +89,7 @@ export async function mailerFor(opts: OutputOptions): Promise<Mailer | null> {
     opts.email === false && '--no-email',
   ].filter((x): x is string => x !== false);
   if (chosen.length > 1) throw new ExporterError('USAGE', `${chosen.join(' and ')} cannot be used together`);
-  if (opts.emailDir !== undefined) return createOutboxMailer(opts.emailDir);
+  if (opts.emailDir !== undefined) return await outboxMailer(opts.emailDir);
   return opts.sendEmail === true ? await sesMailer() : null;
 }
 

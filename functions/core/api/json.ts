@@ -178,7 +178,7 @@ export function numberLiteral(text: string): number | bigint | NumberText | null
 
 /** Significant digits (no leading/trailing zeros) and the power of ten of the last one. */
 function decimalParts(text: string): { digits: string; exponent: number } {
-  // only the sign: an exponent's minus stays (`1e-1`)
+  // only the sign of the number: `1e-1`'s minus belongs to its exponent
   const [mantissa = '', exp = '0'] = text.replace(/^-/, '').toLowerCase().split('e');
   const [int = '', frac = ''] = mantissa.split('.');
   const all = (int + frac).replace(/^0+/, '');

@@ -112,9 +112,13 @@ export class WindowLease {
 
   /** Extends the lease; throws LEASE_LOST when another run holds it now. */
   async renew(): Promise<void> {
+    const asked = this.now().getTime();
     for (let attempt = 0; attempt < 20; attempt += 1) {
       const current = await this.read();
       if (current?.record?.runId !== this.runId) throw this.lost(current?.record ?? null);
+      // another step of this run renewed it since this renewal began: it is extended already (many
+      // reports of one run renewing at once would otherwise keep failing each other's swaps)
+      if (attempt > 0 && Date.parse(current.record.renewedAt) >= asked) return;
       const body = this.record(current.record.acquiredAt);
       if (await this.sink.putIf(this.key, body, 'application/json', { ifMatch: current.etag })) return;
     }

@@ -151,8 +151,8 @@ function keyCount(value: Record<string, unknown>): number {
   return n;
 }
 
+/** A JSON object (not an array, and not a number the exact parser kept as its text). */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  // a NumberText is a number the parser kept as text, not an object with a `text` field
   return (
     typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof NumberText)
   );

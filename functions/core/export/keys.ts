@@ -121,6 +121,14 @@ export function leaseKey(prefix: string, scheduleId: string, windowEnd: string):
   return `${windowFolder(prefix, scheduleId, windowEnd)}_lease.json`;
 }
 
+/**
+ * The window's figures as the last email that showed them said them (kept beside its manifest), so a
+ * restatement is told once, by the first email after it, whichever run committed it.
+ */
+export function emailedKey(prefix: string, scheduleId: string, windowEnd: string): string {
+  return `${windowFolder(prefix, scheduleId, windowEnd)}emailed.json`;
+}
+
 /** One run's own record (its reports as that run saw them), kept beside the window's manifest. */
 export function runRecordKey(prefix: string, scheduleId: string, windowEnd: string, runId: string): string {
   return `${windowFolder(prefix, scheduleId, windowEnd)}runs/${runId}.json`;

@@ -3,7 +3,8 @@
  * re-exports into that window's manifest, see `restate.ts`), read the previous manifest — revised by
  * then — for the email's deltas, write this run's own record (`runs/{runId}.json`, with `restated`),
  * merge its outcomes into the window's manifest (see `core/commit/close.ts`), then send the
- * summaries when there is a mailer and anyone to send them to. The email, the completion event and
+ * summaries when there is a mailer and anyone to send them to — revisions told against the figures
+ * last emailed (`emailed.ts`), which the sent email then updates. The email, the completion event and
  * the CLI's exit code describe this run (its record), not the window's merged state.
  *
  * A failed email does not throw: the data and manifests are written by then, so the result carries
@@ -19,6 +20,7 @@ import { describeError, ExporterError } from '../errors';
 import { manifestKey, manifestsPrefix, manifestWindowEnd, runRecordKey } from '../export/keys';
 import { type Manifest, ManifestSchema, type RestatedWindow, runStatus } from '../manifest';
 import type { Sink } from '../sink';
+import { againstEmailed, recordEmailed } from './emailed';
 import { findSchedule } from './lookup';
 import { restateWindow } from './restate';
 import type { FinalizeDeps, FinalizeResult, ReportOutcome, RunPlan } from './types';
@@ -79,11 +81,23 @@ export async function finalizeRun(
   let emailError: ExporterError | undefined;
   if (deps.mailer && hasAudience(config, schedule)) {
     try {
+      // the revisions as stakeholders need them: against what the last email about each window said
+      const told = manifest.restated
+        ? {
+            ...manifest,
+            restated: await againstEmailed(
+              deps.sink,
+              config.output.prefix,
+              plan.scheduleId,
+              manifest.restated,
+            ),
+          }
+        : manifest;
       const result = await deliverSummary(
         {
           config,
           schedule,
-          manifest,
+          manifest: told,
           previous,
           top: Object.fromEntries(sorted.map((o) => [o.manifest.reportId, o.top])),
           locate: (k) => deps.sink.locate(k),
@@ -101,6 +115,14 @@ export async function finalizeRun(
           cause: err,
         },
       );
+    }
+  }
+  if (emailed > 0) {
+    try {
+      await recordEmailed(deps.sink, config.output.prefix, manifest);
+    } catch (err: unknown) {
+      // the email is out; the next one may then repeat a revision, which is the lesser harm
+      deps.log.warn('could not record the figures emailed', { error: describeError(err) });
     }
   }
   return { manifestKey: key, runRecordKey: recordKey, manifest, emailed, emailError };

@@ -23,9 +23,13 @@ describe('exact JSON numbers (issue 22)', () => {
     expect(toJsonText(v.a)).toBe('[1e400,9007199254740993,0.5]');
   });
 
-  it('keeps the minus of an exponent on an exactly parsed page (1e-1 is 0.1, not 10)', () => {
+  it('reads a negative exponent without a sign before the number as a fraction (1e-1 is 0.1, not 10)', () => {
+    // found by test/e2e/export-properties.test.ts: `1e-1` on a page parsed exactly was written as 10
     expect(one('1e-1')).toBe(0.1);
-    expect(one('2.5E-3')).toBe(0.0025);
+    expect(one('25e-3')).toBe(0.025);
+    expect(one('-1e-1')).toBe(-0.1);
+    expect(one('1E-7')).toBe(1e-7);
+    expect(one('123456789012345678e-2')).toEqual(new NumberText('123456789012345678e-2'));
   });
 
   it('writes a lone surrogate inside JSON text as U+FFFD, keys too, and says so', () => {

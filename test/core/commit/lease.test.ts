@@ -63,6 +63,14 @@ describe('window lease', () => {
     expect(await holder()).toBeUndefined();
   });
 
+  it('sixty steps of one run renewing at once all succeed (a sibling’s renewal extends the lease too)', async () => {
+    const steps = await Promise.all(
+      Array.from({ length: 60 }, () => WindowLease.acquire(sink, REF, 'run-a', FAST, () => new Date())),
+    );
+    await Promise.all(steps.map((s) => s.renew()));
+    expect(await holder()).toBe('run-a');
+  });
+
   it('waits a bounded time and takes the window once the holder releases it', async () => {
     const a = await WindowLease.acquire(sink, REF, 'run-a', FAST, () => new Date());
     let reads = 0; // run-b's looks at the lease: the first finds run-a, so b is waiting

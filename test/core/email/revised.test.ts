@@ -62,7 +62,7 @@ describe('the Revised section', () => {
     expect(revisedLines(manifest([1000, 1005], [1000, 994]), schedule(0))).toHaveLength(2);
   });
 
-  it('names the report when the schedule has several, and a failed re-export', () => {
+  it('names the report by its title when the schedule has several, and a failed re-export', () => {
     const m: Pick<Manifest, 'restated'> = {
       restated: [
         {
@@ -81,8 +81,33 @@ describe('the Revised section', () => {
       ],
     };
     expect(revisedLines(m, schedule(0.5, ['posts', 'creators'])).map(describeRevision)).toEqual([
-      'Week of 9 Nov · posts: could not be re-exported, the earlier export stands (HTTP 500)',
+      'Week of 9 Nov · Post performance: could not be re-exported, the earlier export stands (HTTP 500)',
     ]);
+  });
+
+  it('says a window that was never exported is missing, never that an earlier export "stands"', () => {
+    const m: Pick<Manifest, 'restated'> = {
+      restated: [
+        {
+          window: WEEK1,
+          manifestKey: 'k',
+          reports: [
+            {
+              reportId: 'posts',
+              status: 'failed',
+              rows: { before: null, after: null },
+              totals: {},
+              error: 'HTTP 500',
+            },
+          ],
+        },
+      ],
+    };
+    const [line] = revisedLines(m, schedule(0.5)).map(describeRevision);
+    expect(line).toBe(
+      'Week of 9 Nov: still missing — it has never been exported, and this run could not export it either (HTTP 500)',
+    );
+    expect(line).not.toContain('stands');
   });
 
   it('labels days, weeks, months and other ranges', () => {

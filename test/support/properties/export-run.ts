@@ -11,6 +11,7 @@ import { createHttp } from '#adapters/http';
 import { createApiClient } from '#core/api/client';
 import { parseConfig } from '#core/config/load';
 import type { Config } from '#core/config/schema';
+import type { Encoder } from '#core/export/encoder';
 import { silentLog } from '#core/log';
 import { runSchedule } from '#core/run/run';
 import { isNum, isObj, parseExact } from '../exact-json';
@@ -44,8 +45,14 @@ schedules:
 `);
 }
 
-/** One run of the case's schedule at `at` into `out`. */
-export async function runOnce(c: ExportCase, baseUrl: string, out: string, at: string): Promise<void> {
+/** One run of the case's schedule at `at` into `out` (encoding in `encoder`'s workers when given, as the CLI does). */
+export async function runOnce(
+  c: ExportCase,
+  baseUrl: string,
+  out: string,
+  at: string,
+  encoder?: Encoder,
+): Promise<void> {
   const api = createApiClient({
     http: createHttp,
     baseUrl,
@@ -65,6 +72,7 @@ export async function runOnce(c: ExportCase, baseUrl: string, out: string, at: s
         now: () => new Date(at),
         newRunId: () => `run-${at.slice(0, 10)}`,
         tuning: { rowGroupRows: c.rowGroupRows, maxPartBytes: c.maxPartBytes },
+        ...(encoder ? { encoder } : {}),
       },
     );
   } finally {

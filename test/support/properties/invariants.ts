@@ -51,6 +51,8 @@ export interface RunOutput {
 /** The silent-loss guards' codes (docs/export.md "Silent-loss guards"). */
 const GUARDS = new Set(['METRIC_MISSING', 'PAGE_FULL_NO_CURSOR', 'ID_FIELDS_MISSING', 'ROWS_REPEATED']);
 const TWO53 = 2n ** 53n;
+/** A JSON number literal (what a numeric string must spell to count as a number). */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 const INT64 = 2n ** 63n;
 
 const sourceKey = (s: Source): string | null =>
@@ -141,6 +143,8 @@ function fits(type: ColumnType, v: Exact): ((cell: Canon) => boolean) | 'raw' {
   if (typeof v === 'string') {
     const t = expectedText(v);
     if (type === 'string') return (c) => c === t;
+    // a numeric string in a number column is the number it spells (with NUMERIC_TEXT)
+    if ((type === 'int64' || type === 'double') && JSON_NUMBER.test(t)) return fits(type, { num: t });
     if (type === 'date') return isCalendarDate(t) ? (c) => c === t : 'raw';
     const micros = type === 'timestamp' ? zonedMicros(t) : null;
     return micros !== null ? (c) => c === micros : 'raw';
@@ -169,8 +173,8 @@ function fits(type: ColumnType, v: Exact): ((cell: Canon) => boolean) | 'raw' {
 }
 
 /**
- * An integer beyond 2^53 that reached the exporter as a double (its text had fewer than 16 digits):
- * it cannot tell such a double from a rounded one, so its raw companion (with a warning) is a fair home.
+ * An integer beyond 2^53 in a DOUBLE column: whether the double holds it is the exporter's call
+ * (exact binary value or not); either the double or the raw companion with a warning is fine.
  */
 function mayBeRaw(v: Exact): boolean {
   if (!isNum(v) || !isIntegerText(v.num)) return false;
@@ -301,6 +305,10 @@ export function runProblems(
           problems.push(`row ${r} ${col.name}: raw companion holds ${show(raw)} for a value that fits`);
         if (typeof v === 'string' && expectedText(v) !== v && !warnedOf(col.name))
           problems.push(`row ${r} ${col.name}: text changed to U+FFFD with no warning naming the column`);
+        if (typeof v === 'string' && (col.type === 'int64' || col.type === 'double') && !warnedOf(col.name))
+          problems.push(
+            `row ${r} ${col.name}: the text ${show(v)} written as a number with no warning naming the column`,
+          );
         if (isObj(v) && col.source.kind === 'field' && !warnedOf(col.name))
           problems.push(
             `row ${r} ${col.name}: an object kept as JSON text with no warning naming the column`,

@@ -29,6 +29,9 @@ const INVALID_UTF8 = Buffer.from(INVALID_BYTE, 'utf8');
 
 /** The body's bytes and its Content-Type for a charset. */
 export function encodeBody(text: string, charset: Charset): { bytes: Buffer; contentType: string } {
+  // the stand-in for a bad byte becomes what is invalid in each charset (latin-1 has no invalid
+  // byte: there it is a lone-surrogate escape, which reads as U+FFFD by the same rule)
+  const utf8 = (t: string) => replaceAll(Buffer.from(t, 'utf8'), INVALID_UTF8, Buffer.from([0xff]));
   switch (charset) {
     case 'none':
     case 'utf-8':
@@ -41,13 +44,19 @@ export function encodeBody(text: string, charset: Charset): { bytes: Buffer; con
     }
     case 'utf-8-bom':
       return {
-        bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]),
+        bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8(text)]),
         contentType: 'application/json; charset=utf-8',
       };
     case 'iso-8859-1':
-      return { bytes: Buffer.from(text, 'latin1'), contentType: 'application/json; charset=iso-8859-1' };
+      return {
+        bytes: Buffer.from(text.replaceAll('\\ufdd0', '\\ud800'), 'latin1'),
+        contentType: 'application/json; charset=iso-8859-1',
+      };
     case 'utf-16le':
-      return { bytes: Buffer.from(text, 'utf16le'), contentType: 'application/json; charset=utf-16le' };
+      return {
+        bytes: Buffer.from(text.replaceAll(INVALID_BYTE, '\uD800'), 'utf16le'),
+        contentType: 'application/json; charset=utf-16le',
+      };
   }
 }
 

@@ -1,8 +1,9 @@
 /**
- * The CLI's AWS adapters, loaded when a command first needs them: the S3 sink (`--bucket`), SES
- * (`--send-email`), SSM parameters (emails) and Secrets Manager (credentials without the env
- * override). A run into a folder with the env override never loads the AWS SDK, which is about a
- * fifth of the CLI's start: ~0.1 s of CPU and ~20 MB of memory (docs/performance.md, "Start").
+ * The CLI's adapters that only some runs need, loaded when a command first needs them: the S3 sink
+ * (`--bucket`), SES (`--send-email`), SSM parameters (emails), Secrets Manager (credentials without
+ * the env override) and the outbox mailer (`--email-dir`, demo; it brings nodemailer's MIME composer).
+ * A run into a folder with the env override loads none of them — the AWS SDK alone is about a fifth
+ * of the CLI's start: ~0.1 s of CPU and ~20 MB of memory (docs/performance.md, "Start").
  */
 import type { ClientCredentials } from '#adapters/credentials';
 import type { Mailer, ParameterReader } from '#core/email/types';
@@ -11,6 +12,11 @@ import type { Sink } from '#core/sink';
 export async function s3Sink(bucket: string): Promise<Sink> {
   const { createS3Sink } = await import('#adapters/s3-sink');
   return createS3Sink(bucket);
+}
+
+export async function outboxMailer(dir: string): Promise<Mailer> {
+  const { createOutboxMailer } = await import('#adapters/outbox-mailer');
+  return createOutboxMailer(dir);
 }
 
 export async function sesMailer(): Promise<Mailer> {

@@ -1,10 +1,10 @@
 /**
- * The CLI's lazily loaded AWS adapters (functions/cli/aws.ts): the credentials wrapper answers as the
+ * The CLI's adapters loaded on demand (functions/cli/on-demand.ts): the credentials wrapper answers as the
  * provider does — the complete env override as it is, half of it named as an error, never a silent
  * fall back to the secret.
  */
 import { describe, expect, it } from 'vitest';
-import { credentialsProvider } from '#cli/aws';
+import { credentialsProvider } from '#cli/on-demand';
 
 describe('credentialsProvider (loaded when the secret is needed)', () => {
   it('answers the complete env override as given', async () => {
