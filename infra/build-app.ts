@@ -3,6 +3,7 @@
  * CDK `Validations` API, so an unacknowledged finding fails synthesis. Shared by `infra/app.ts` and
  * the infra tests.
  */
+import { readFileSync } from 'node:fs';
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Config } from '#core/config/schema';
@@ -20,11 +21,25 @@ export interface BuildAppOptions {
   readonly nag?: boolean;
 }
 
+/**
+ * The feature flags of cdk.json (every flag whose default is not the recommended value is set there,
+ * so `cdk synth` has nothing to warn about): an App made here (the tests') gets them too, so the
+ * template the tests check is the one `cdk synth` writes.
+ */
+function cdkJsonFlags(): Record<string, unknown> {
+  const json = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return Object.fromEntries(Object.entries(json.context ?? {}).filter(([key]) => key.startsWith('@aws-cdk')));
+}
+
 /** Context keys read here (all optional): stackName, sesIdentity, sesSandbox, mapConcurrency, glueDatabase, bucketName. */
 export function buildApp(options: BuildAppOptions): { app: App; stack: ExporterStack } {
   // a config whose runs could not pass their state between steps is refused before synthesis
   assertWithinLimits(options.config, options.source, { stack: true });
-  const app = options.app ?? new App(options.appProps);
+  const app =
+    options.app ??
+    new App({ ...options.appProps, context: { ...cdkJsonFlags(), ...options.appProps?.context } });
   // Server access logs delivered under a bucket policy (not the legacy log-delivery ACL).
   app.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
   const ctx = (key: string): string | undefined => {

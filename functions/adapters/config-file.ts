@@ -9,6 +9,11 @@ import { decodeConfigText } from '#core/config/text';
 import { ExporterError } from '#core/errors';
 
 export async function loadConfig(path: string): Promise<Config> {
+  return parseConfig(await readConfigText(path), path);
+}
+
+/** The config file's text, decoded; CONFIG_NOT_FOUND naming the path when it cannot be read. */
+export async function readConfigText(path: string): Promise<string> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
@@ -19,5 +24,5 @@ export async function loadConfig(path: string): Promise<Config> {
       { cause: err },
     );
   }
-  return parseConfig(decodeConfigText(bytes, path), path);
+  return decodeConfigText(bytes, path);
 }

@@ -4,7 +4,7 @@
  * (uploaded through S3, as `cdk deploy` does). The stack grows only with its Scheduler schedules —
  * one per distinct time of the config's schedules (`./schedule-groups`); Glue tables are the
  * workflow's and the config is a file in the bundles — so the estimate is the rest of the stack (a
- * bound, held by test/infra/scale.test.ts over a config with every optional part) plus the schedules.
+ * bound, held by test/infra/scale.slow.test.ts over a config with every optional part) plus the schedules.
  * `cdk synth` then measures the real template (infra/template-limits.ts).
  */
 import type { Config } from './config/schema';

@@ -1,6 +1,6 @@
 /**
  * What every Lambda handler shares, created once per container (module scope): the config, the
- * Powertools logger and metrics. The outside world (sink, API client, mailer) is in `./io`, so the
+ * Powertools logger, metrics and tracer. The outside world (sink, API client, mailer) is in `./io`, so the
  * Plan bundle does not carry the HTTP and S3 code. The CLI wires the same core in `cli/commands/run.ts`.
  *
  * The config is a file in the bundle: `cdk synth` writes the validated config as JSON beside the
@@ -19,6 +19,8 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { Tracer } from '@aws-lambda-powertools/tracer';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { BUNDLED_CONFIG_FILE } from '#core/config/bundled';
@@ -42,14 +44,18 @@ export function lambdaHandler<R>(
   options: { readonly metrics: boolean },
 ): (event: unknown, context: LambdaContext) => Promise<R> {
   // the core watches the deadline itself (continuation checkpoints), so Middy's early timeout is off
-  const wrapped = middy<unknown, R, Error, Context>(fn, { timeoutEarlyInMillis: 0 }).use(
-    injectLambdaContext(logger, { resetKeys: true }),
-  );
+  // a segment per invocation (cold start, errors) with the outgoing HTTPS calls (API, S3, SES) under
+  // it; no response in the trace: it carries the API's data (the summary's top rows)
+  const wrapped = middy<unknown, R, Error, Context>(fn, { timeoutEarlyInMillis: 0 })
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(injectLambdaContext(logger, { resetKeys: true }));
   const handler = options.metrics ? wrapped.use(logMetrics(metrics)) : wrapped;
   return (event, context) => handler(event, context as Context);
 }
 
 export const logger = new Logger({ serviceName: SERVICE });
+/** X-Ray through Powertools: active only in Lambda with tracing on (the stack sets Tracing.ACTIVE). */
+export const tracer = new Tracer({ serviceName: SERVICE });
 export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE });
 export { MetricUnit };
 

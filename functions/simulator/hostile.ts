@@ -101,7 +101,9 @@ const LAST = [
 export function realisticCreator(i: number): { name: string; handle: string } {
   const first = FIRST[i % FIRST.length] as string;
   const last = LAST[(i + Math.floor(i / FIRST.length) * 3) % LAST.length] as string;
-  const handle = `@${first}.${last}`
+  // no leading @: a cell starting with @ is a formula to a spreadsheet, and the attached CSV would
+  // show it guarded ('@…), which belongs to the hostile data, not a brand's week
+  const handle = `${first}.${last}`
     .toLowerCase()
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '');

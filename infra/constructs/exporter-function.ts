@@ -94,10 +94,13 @@ export class ExporterFunction extends Construct {
           }
         : {}),
       loggingFormat: lambda.LoggingFormat.JSON,
+      // X-Ray: the handlers trace with Powertools Tracer (functions/handlers/wiring.ts)
+      tracing: lambda.Tracing.ACTIVE,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'report-exporter',
         POWERTOOLS_METRICS_NAMESPACE: 'ReportExporter',
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
         ...props.environment,
       },
       bundling: {
@@ -124,6 +127,11 @@ export class ExporterFunction extends Construct {
       },
     });
     if (props.vpc) this.allowVpcNetworking();
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'X-Ray PutTraceSegments and PutTelemetryRecords (granted by Tracing.ACTIVE) have no resource-level permissions',
+    });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason:

@@ -1,7 +1,8 @@
 /**
  * infra/ builds the stack from the config and deploys the handlers; it reads nothing else of the
  * functions tree. Allowed: the config schema and its helpers (`#core/config/*`), the one published
- * synth surface (`#core/synth`), the config file reader (`#adapters/config-file`), the error type the
+ * synth surface (`#core/synth`), the config file reader (`#adapters/config-file`) and the metric names
+ * the API listed, kept beside it (`#adapters/known-metrics-file`), the error type the
  * app prints, and the metric names the dashboard shares with the handlers. Handler entry points are
  * referenced by path (bundled by esbuild), never imported.
  */
@@ -17,6 +18,7 @@ const ALLOWED = [
   /^#core\/synth$/,
   /^#core\/errors$/,
   /^#adapters\/config-file$/,
+  /^#adapters\/known-metrics-file$/,
   /^#handlers\/metric-names$/,
 ];
 

@@ -20,7 +20,6 @@
  * bucket model keeps only part of them), that the Lambdas run (moto does not run Node code here; the
  * handler end-to-end test and the least-privilege test do), and anything about real service limits.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +45,7 @@ import type { Config } from '#core/config/schema';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { exampleConfig } from '../e2e/helpers';
 import { hasMoto, needMoto } from '../support/servers';
-import { ACCOUNT, type Emulator, REGION, ROOT, startEmulator, tracebacks } from './emulator';
+import { ACCOUNT, cdkAgainst, type Emulator, REGION, ROOT, startEmulator, tracebacks } from './emulator';
 import { type CfnTemplate, Resolver } from './intrinsics';
 import {
   createUser,
@@ -61,7 +60,6 @@ import {
 } from './privilege';
 import { type Check, clients, comparers, lambdaArnsIn } from './readback';
 
-const CDK = join(ROOT, 'node_modules', '.bin', 'cdk');
 const STACK = 'ReportExporter';
 /** Types checked only for existence: moto keeps too little of them to compare (see the header). */
 const EXISTENCE_ONLY = new Set([
@@ -84,25 +82,8 @@ let seconds = {};
 const outdir = join(ROOT, 'cdk.out', `deploy-${process.pid}`);
 const scratch = mkdtempSync(join(tmpdir(), 'cdk-bootstrap-'));
 
-/** Runs the `cdk` CLI against the emulator; resolves with its output and seconds taken, rejects on failure. */
-function cdk(args: string[], cwd: string): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(CDK, [...args, '--no-notices', '--require-approval', 'never'], {
-      cwd,
-      env: moto.env(),
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d));
-    child.stderr.on('data', (d: Buffer) => (output += d));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0
-        ? resolve(Math.round((performance.now() - started) / 100) / 10)
-        : reject(new Error(`cdk ${args[0]} failed (${code}):\n${output}`)),
-    );
-  });
-}
+/** Runs the `cdk` CLI against the emulator; resolves with the seconds taken, rejects on failure. */
+const cdk = (args: string[], cwd: string) => cdkAgainst(moto, args, cwd);
 
 beforeAll(async () => {
   if (!hasMoto) return;

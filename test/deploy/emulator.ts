@@ -91,6 +91,31 @@ export async function startEmulator(options: { iamFixes?: boolean } = {}): Promi
   };
 }
 
+const CDK = join(ROOT, 'node_modules', '.bin', 'cdk');
+
+/**
+ * Runs the `cdk` CLI against the emulator (no notices, no approval prompt); resolves with the seconds
+ * it took, rejects with its output on failure. Shared by the deploy test and `npm run deploy:local`.
+ */
+export function cdkAgainst(moto: Emulator, args: string[], cwd: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(CDK, [...args, '--no-notices', '--require-approval', 'never'], {
+      cwd,
+      env: moto.env(),
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d));
+    child.stderr.on('data', (d: Buffer) => (output += d));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(Math.round((performance.now() - started) / 100) / 10)
+        : reject(new Error(`cdk ${args[0]} failed (${code}):\n${output}`)),
+    );
+  });
+}
+
 /** The tracebacks in the emulator's log (moto can answer CREATE_COMPLETE after an internal error). */
 export function tracebacks(log: string): string[] {
   return log.split(/(?=Traceback \(most recent call last\))/).filter((p) => p.startsWith('Traceback'));

@@ -111,7 +111,7 @@ export function removableStatements(
       policy,
       index,
       actions: ([] as unknown[]).concat(s.Action).join(','),
-    })).filter((s) => !s.actions.split(',').every((a) => a.startsWith('logs:'))),
+    })).filter((s) => !s.actions.split(',').every((a) => /^(logs|xray):/.test(a))),
   );
 }
 

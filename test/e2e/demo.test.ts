@@ -98,4 +98,37 @@ describe('demo', () => {
     const days = [...html.matchAll(/valign="bottom" title="(\d+) Oct: /g)].map((m) => Number(m[1]));
     expect(days).toEqual(Array.from({ length: 31 }, (_, i) => i + 1));
   });
+  it('shows a real brand’s week: no attack strings, no guarded cells and no repeated creator id in its files', async () => {
+    const sink = createFsSink(result.outDir);
+    const csvs = (await sink.list('exports/')).filter((k) => k.endsWith('.csv'));
+    expect(csvs.length).toBeGreaterThan(0);
+    for (const key of csvs) {
+      const text = await readFile(join(result.outDir, key), 'utf8');
+      expect(text, key).not.toMatch(/<script|&amp;|HYPERLINK|creator_id__2/);
+      // no cell the spreadsheet guard had to defuse (a leading ' before = + - @)
+      expect(text, key).not.toMatch(/(^|,)"?'[=+\-@]/m);
+    }
+  });
+});
+
+describe("the README's demo block", () => {
+  it('shows the counts this demo prints for the latest weekly window', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const block = readme.slice(readme.indexOf('$ npx report-exporter demo'));
+    const header = /^(\S+) (\S+)\.\.(\S+): succeeded$/m.exec(block);
+    const shown = [
+      ...block.slice(0, block.indexOf('Written under')).matchAll(/^ {2}(\S+) +(\d+) rows, (\d+) files$/gm),
+    ];
+    expect(header).not.toBeNull();
+    expect(shown.length).toBeGreaterThan(0);
+    const manifest = result.manifests.find(
+      (m) => m.scheduleId === header?.[1] && m.window.start === header?.[2] && m.window.end === header?.[3],
+    );
+    for (const [, id, rows, files] of shown) {
+      const r = manifest?.reports.find((x) => x.reportId === id);
+      expect(`${id} ${r?.rowCount} rows, ${r?.files.length} files`).toBe(
+        `${id} ${rows} rows, ${files} files`,
+      );
+    }
+  });
 });

@@ -32,7 +32,15 @@ import { type HostileServer, startHostileServer } from '../support/hostile-serve
 import { type LocalS3, startLocalS3 } from '../support/local-s3';
 import { hasMoto, type LocalServer, needMoto, startMoto, startSes } from '../support/servers';
 import type { Definition } from './asl';
-import { type Bundles, bucketOf, bundleDirs, loadBundle, type Step, traceWorkflow } from './traced-workflow';
+import {
+  type Bundles,
+  bucketOf,
+  bundleDirs,
+  loadBundle,
+  loadBundles,
+  type Step,
+  traceWorkflow,
+} from './traced-workflow';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUCKET = 'hostile-run-exports';
@@ -86,11 +94,7 @@ beforeAll(async () => {
   definition = definitionOf(template) as unknown as Definition;
   bucket = bucketOf(s3, BUCKET);
   bundleDir = bundleDirs(template, outdir);
-  bundled = {
-    plan: await loadBundle(bundleDir.plan),
-    export: await loadBundle(bundleDir.export),
-    finalize: await loadBundle(bundleDir.finalize),
-  };
+  bundled = await loadBundles(bundleDir);
 }, 180_000);
 
 afterAll(async () => {

@@ -34,7 +34,7 @@ import { type HostileServer, startHostileServer } from '../support/hostile-serve
 import { type LocalS3, startLocalS3 } from '../support/local-s3';
 import { hasMoto, type LocalServer, needMoto, startMoto, startSes } from '../support/servers';
 import type { Definition } from './asl';
-import { type Bundles, bucketOf, bundleDirs, loadBundle, traceWorkflow } from './traced-workflow';
+import { type Bundles, bucketOf, bundleDirs, loadBundles, traceWorkflow } from './traced-workflow';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUCKET = 'hostile-exports';
@@ -94,11 +94,7 @@ beforeAll(async () => {
     // the bundle really is the fetch-based one (no undici package inside)
     expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).not.toContain('undici/lib/dispatcher');
   }
-  bundled = {
-    plan: await loadBundle(dirs.plan),
-    export: await loadBundle(dirs.export),
-    finalize: await loadBundle(dirs.finalize),
-  };
+  bundled = await loadBundles(dirs);
 }, 180_000);
 
 afterAll(async () => {

@@ -45,6 +45,15 @@ export async function loadBundle(dir: string, fresh?: string): Promise<Handler> 
   return ((await import(href)) as { handler: Handler }).handler;
 }
 
+/** The three handlers of the bundle folders. */
+export async function loadBundles(dirs: Record<Step, string>): Promise<Bundles> {
+  return {
+    plan: await loadBundle(dirs.plan),
+    export: await loadBundle(dirs.export),
+    finalize: await loadBundle(dirs.finalize),
+  };
+}
+
 /** An S3 bucket of the local server, as the tests read it. */
 export function bucketOf(s3: LocalS3, bucket: string) {
   const getText = async (key: string): Promise<string> => {

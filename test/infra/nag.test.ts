@@ -59,6 +59,9 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-IAM5', // consumer policy: export prefix
         'AwsSolutions-IAM5', // consumer policy: Athena results prefix
         'AwsSolutions-IAM5', // consumer policy: the database's tables
+        'AwsSolutions-IAM5', // Plan role: X-Ray (Tracing.ACTIVE)
+        'AwsSolutions-IAM5', // Export role: X-Ray
+        'AwsSolutions-IAM5', // Finalize role: X-Ray
         'AwsSolutions-L1',
         'AwsSolutions-L1',
         'AwsSolutions-L1',
@@ -85,7 +88,8 @@ describe('cdk-nag AwsSolutions', () => {
       appProps: { context: { bucketName: 'ctx-bucket' } },
     });
     expect(byContext.resolve(byContext.storage.bucket.bucketName)).toBe('ctx-bucket');
-  });
+    // two apps, each bundling the three functions: over a minute on a loaded 2-core machine
+  }, 180_000);
 
   it('reports a deliberately bad construct and fails synthesis on it', () => {
     const bad = new App();

@@ -213,7 +213,7 @@ describe('workflow', () => {
 });
 
 describe('Lambdas', () => {
-  it('are Node 22 on arm64 with an explicit log group with retention', () => {
+  it('are Node 22 on arm64, traced with X-Ray, with an explicit log group with retention', () => {
     const fns = resourcesOf(s.template, 'AWS::Lambda::Function');
     expect(Object.keys(fns)).toHaveLength(3);
     for (const fn of Object.values(fns)) {
@@ -221,6 +221,7 @@ describe('Lambdas', () => {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
       });
       const group = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
       expect(resourcesOf(s.template, 'AWS::Logs::LogGroup')[group]?.Properties.RetentionInDays).toBe(30);
@@ -315,18 +316,25 @@ describe('least privilege', () => {
     expect(JSON.stringify(st)).not.toMatch(/secretsmanager/);
   });
 
-  it('Plan may only write its logs and its task lists; no Lambda role has a "*" resource or action', () => {
+  it('Plan may only write its logs, its traces and its task lists; no Lambda role has a "*" resource but for X-Ray, or a "*" action', () => {
+    const xray = (st: Statement) => list(st.Action).every((a) => a.startsWith('xray:'));
     const plan = statementsOf('FunctionsPlanRole');
-    expect(plan).toHaveLength(2);
-    expect(plan.map((st) => st.Action)).toEqual([
+    expect(plan.filter((st) => !xray(st)).map((st) => st.Action)).toEqual([
       ['logs:CreateLogStream', 'logs:PutLogEvents'],
       's3:PutObject',
     ]);
-    expect(JSON.stringify(plan[1]?.Resource)).toContain('/exports/_workflow/tasks/*');
+    expect(JSON.stringify(plan.find((st) => st.Action === 's3:PutObject')?.Resource)).toContain(
+      '/exports/_workflow/tasks/*',
+    );
     for (const role of ['FunctionsPlanRole', 'FunctionsExportRole', 'FunctionsFinalizeRole']) {
       const statements = statementsOf(role);
       expect(statements.length, role).toBeGreaterThan(0);
-      for (const st of statements) {
+      // Tracing.ACTIVE: X-Ray's two write actions, which have no resource-level permissions
+      expect(
+        statements.filter(xray).map((st) => [list(st.Action).sort(), st.Resource]),
+        role,
+      ).toEqual([[['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], '*']]);
+      for (const st of statements.filter((x) => !xray(x))) {
         expect(list(st.Resource)).not.toContain('*');
         expect(list(st.Action).filter((a) => a.endsWith(':*'))).toEqual([]);
       }

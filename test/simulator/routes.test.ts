@@ -92,7 +92,7 @@ describe('the nine data routes answer with the documented shapes', () => {
     // realistic data by default: the creator's id is only in creatorId (hostile: true repeats it)
     expect(rows[0]?.creator).toEqual({
       name: expect.any(String),
-      handle: expect.stringMatching(/^@[a-z.]+$/),
+      handle: expect.stringMatching(/^[a-z]+\.[a-z]+$/),
     });
     expect(rows.every((row) => Array.isArray(row.hashtags))).toBe(true);
     expect(rows.some((row) => (row.hashtags as unknown[]).length > 1)).toBe(true);

@@ -35,16 +35,25 @@ export interface LargeConfigOptions {
   readonly rich?: boolean;
   /** @default 'https://reporting.example.com' */
   readonly baseUrl?: string;
+  /** The schedules' hours: `0 {i % hours} * * ? *`. @default 24 */
+  readonly hours?: number;
+  /** Summary emails (an operator, and an SSM recipient list per schedule). @default true */
+  readonly email?: boolean;
+  /** Appended to the first schedule's description (a config change that redeploys the functions). */
+  readonly note?: string;
 }
 
 export function largeConfig(o: LargeConfigOptions): Config {
   const zones = ZONES.slice(0, o.timezones ?? 4);
   const schedules = Array.from({ length: o.schedules }, (_, i) => ({
     id: `brand-${String(i).padStart(4, '0')}-daily`,
-    cron: o.distinctTimes ? `${i % 60} ${Math.floor(i / 60) % 24} * * ? *` : `0 ${i % 24} * * ? *`,
+    cron: o.distinctTimes
+      ? `${i % 60} ${Math.floor(i / 60) % 24} * * ? *`
+      : `0 ${i % (o.hours ?? 24)} * * ? *`,
+    ...(i === 0 && o.note ? { description: o.note } : {}),
     timezone: zones[Math.floor(i / 24) % zones.length],
     window: 'yesterday',
-    recipients: [`ssm:/report-exporter/brand-${i}/recipients`],
+    ...(o.email === false ? {} : { recipients: [`ssm:/report-exporter/brand-${i}/recipients`] }),
     reports: Array.from({ length: o.reports }, (_, r) => {
       const [route, metrics] = ROUTES[r % ROUTES.length] ?? ROUTES[0];
       return { id: `report-${r}`, route, metrics: [...metrics] };
@@ -53,7 +62,9 @@ export function largeConfig(o: LargeConfigOptions): Config {
   return validateConfig({
     api: { baseUrl: o.baseUrl ?? 'https://reporting.example.com', credentialsSecret: 'reporting/v2/client' },
     output: { prefix: 'exports/', formats: ['parquet', 'csv'] },
-    email: { from: 'Reports <reports@example.com>', operators: ['data-team@example.com'] },
+    ...(o.email === false
+      ? {}
+      : { email: { from: 'Reports <reports@example.com>', operators: ['data-team@example.com'] } }),
     ...(o.rich
       ? {
           operations: { alarmEmail: 'oncall@example.com' },

@@ -50,6 +50,8 @@ export function registerCheck(program: Command): void {
       const window = parseWindow(opts.window, new Date());
       const schedules = opts.schedule ? [findSchedule(config, opts.schedule)] : config.schedules;
       const credentials = credentialsProvider(config.api.credentialsSecret);
+      // missing credentials are named once (exit 2), not once per report
+      await credentials();
       const clientFor = (arrayFormat: 'repeat' | 'comma' | 'brackets') =>
         createApiClient({
           ...apiOptionsOf(config.api),

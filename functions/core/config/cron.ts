@@ -77,6 +77,10 @@ function specialDayProblem(dom: string, dow: string): string | null {
 /** The 6-field EventBridge cron equivalent to a classic 5-field cron, as a hint for the message. */
 function fiveFieldHint(fields: readonly string[]): string {
   const [min = '', hour = '', dom = '', month = '', dow = ''] = fields;
+  // "?" is EventBridge's own: this is an EventBridge cron that lacks its year field
+  if (dom === '?' || dow === '?') {
+    return `; the year field is missing: "cron(${[...fields, '*'].join(' ')})" runs every year`;
+  }
   if (dom !== '*' && dow !== '*') {
     return '; EventBridge cannot combine a day of month with a day of week: keep one and write "?" in the other';
   }

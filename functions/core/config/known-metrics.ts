@@ -6,8 +6,9 @@
  * file is the adapter's (`#adapters/known-metrics-file`).
  */
 import * as z from 'zod/mini';
-import { isExporterError } from '../errors';
+import { ExporterError, isExporterError } from '../errors';
 import type { Manifest } from '../manifest';
+import type { MetricLists } from './metric-names';
 
 /**
  * A set from server text is bounded: names of at most 100 characters, and at most 4,000 characters
@@ -91,4 +92,66 @@ export function learnedNames(
   for (const set of sets) add(set.route, set.names);
   for (const [route, entry] of Object.entries(file?.routes ?? {})) add(route, entry.names);
   return out;
+}
+
+/** A metric of the config that the API itself left out of the valid set it listed for the route. */
+export interface UnlistedMetric {
+  /** `schedules[0].reports[1].metrics[2]` */
+  readonly path: string;
+  readonly name: string;
+  readonly route: string;
+  /** When a 400 on the route last listed its valid set. */
+  readonly seenAt: string;
+}
+
+/**
+ * Every metric name that is not in the valid set the API listed for its report's route (kept by
+ * `run`/`check` in the known-metrics file). Routes the API never listed a set for are not judged.
+ */
+export function unlistedMetrics(config: MetricLists, known: KnownMetricsFile | null): UnlistedMetric[] {
+  if (!known) return [];
+  const out: UnlistedMetric[] = [];
+  config.schedules.forEach((schedule, s) => {
+    schedule.reports.forEach((report, r) => {
+      const listed = report.route === undefined ? undefined : known.routes[report.route];
+      if (!listed || report.route === undefined) return;
+      const valid = new Set(listed.names);
+      (report.metrics ?? []).forEach((name, i) => {
+        if (!valid.has(name)) {
+          out.push({
+            path: `schedules[${s}].reports[${r}].metrics[${i}]`,
+            name,
+            route: report.route ?? '',
+            seenAt: listed.seenAt,
+          });
+        }
+      });
+    });
+  });
+  return out;
+}
+
+/** The line naming an unlisted metric and where the list came from. */
+export function unlistedMessage(u: UnlistedMetric): string {
+  return `${u.path}: metric "${u.name}" is not among the valid metrics the API listed for ${u.route} (in a 400 seen ${u.seenAt.slice(0, 10)}); a run would fail this report`;
+}
+
+/**
+ * What `cdk synth` does with unlisted metrics: refuses them (CONFIG_INVALID, each by path), since
+ * every scheduled run would fail those reports; `-c allowUnlistedMetrics=true` skips this check.
+ */
+export function assertNoUnlistedMetrics(
+  config: MetricLists,
+  known: KnownMetricsFile | null,
+  source = 'reports.yaml',
+): void {
+  const unlisted = unlistedMetrics(config, known);
+  if (unlisted.length === 0) return;
+  const problems = unlisted.map(unlistedMessage);
+  throw new ExporterError(
+    'CONFIG_INVALID',
+    `${source} names ${problems.length} metric(s) the API listed as not valid:\n  ${problems.join('\n  ')}\n` +
+      'fix the names (report-exporter validate --strict checks them), or deploy anyway with -c allowUnlistedMetrics=true',
+    { details: { problems } },
+  );
 }

@@ -34,6 +34,20 @@ export function parseConfig(text: string, source = 'reports.yaml'): Config {
   return validateConfig(toPlain(doc, source), source);
 }
 
+/**
+ * The YAML text as plain data, not validated, for hints about a config that has errors; undefined
+ * when the text is not YAML at all.
+ */
+export function readConfigData(text: string): unknown {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) return undefined;
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Aliases may expand at most this many times over the document's size (a "billion laughs" bomb). */
 const MAX_ALIAS_COUNT = 100;
 

@@ -3,7 +3,6 @@
  * name we do not know may still be valid: an unknown name is never an error. Only a name *close* to a
  * known one (a likely typo such as `coments`) gets a warning from `validate`.
  */
-import type { Config } from './schema';
 
 /** The metric names the API document itself lists (section "Metric names known in v2"). */
 export const DOCUMENTED_METRICS: readonly string[] = [
@@ -63,8 +62,36 @@ export function closestMetric(name: string, known: ReadonlySet<string>): string 
   return best?.name ?? null;
 }
 
+/**
+ * The part of a config the metric checks read: each report's route and metric names. A validated
+ * `Config` is one; `metricListsOf` gets one out of a config that has errors, so `validate` can still
+ * give its hints in the same pass.
+ */
+export interface MetricLists {
+  readonly schedules: readonly {
+    readonly reports: readonly { readonly route?: string; readonly metrics?: readonly string[] }[];
+  }[];
+}
+
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const field = (v: unknown, key: string): unknown =>
+  typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
+
+/** The routes and metric names of parsed but unvalidated config data; anything malformed is skipped. */
+export function metricListsOf(data: unknown): MetricLists {
+  return {
+    schedules: list(field(data, 'schedules')).map((schedule) => ({
+      reports: list(field(schedule, 'reports')).map((report) => {
+        const route = field(report, 'route');
+        const metrics = list(field(report, 'metrics')).filter((m): m is string => typeof m === 'string');
+        return { ...(typeof route === 'string' ? { route } : {}), metrics };
+      }),
+    })),
+  };
+}
+
 /** Every metric name of the config (metrics, KPIs, topBy) that looks like a typo of a known name. */
-export function metricSuggestions(config: Config, known: Iterable<string>): MetricSuggestion[] {
+export function metricSuggestions(config: MetricLists, known: Iterable<string>): MetricSuggestion[] {
   const names = new Set(known);
   const out: MetricSuggestion[] = [];
   config.schedules.forEach((schedule, s) => {

@@ -149,7 +149,7 @@ export function describeCheck(r: CheckResult, configured: ArrayFormat): string {
     const fix = r.arrayFormatThatWorks
       ? `\n  with arrays as "${r.arrayFormatThatWorks}" instead of "${configured}" the server answers: set api.arrayFormat: ${r.arrayFormatThatWorks}`
       : '';
-    return `${head} — ${r.error}${fix}`;
+    return `${head} — ${errorOnce(r)}${fix}${validList(r)}`;
   }
   const parts = [`${r.rows} row(s) on the first page`];
   const total = r.metricsReturned.length + r.metricsMissing.length;
@@ -174,4 +174,39 @@ export function describeCheck(r: CheckResult, configured: ArrayFormat): string {
       '\n  no array encoding returned every metric: the missing ones may not exist on this route or filter';
   }
   return line;
+}
+
+/** Width of the wrapped list of valid metric names (indent included). */
+const WRAP = 100;
+
+/**
+ * The error without the valid names in it: the exporter's own "(valid metrics named by the server: …)"
+ * tail is dropped and the server's own listing, when it has the same names in the same order, points
+ * to the list printed below instead, so the set appears once.
+ */
+function errorOnce(r: CheckResult): string {
+  const error = r.error ?? '';
+  const names = r.validMetrics ?? [];
+  if (names.length === 0) return error;
+  const joined = names.join(', ');
+  return error
+    .replace(` (valid metrics named by the server: ${joined})`, '')
+    .replace(joined, `(the ${names.length} names below)`);
+}
+
+/** The valid set a 400 named, once, wrapped at `WRAP` columns under the report's line. */
+function validList(r: CheckResult): string {
+  const names = r.validMetrics ?? [];
+  if (names.length === 0) return '';
+  const lines: string[] = [];
+  let line = '';
+  for (const name of names) {
+    const next = line === '' ? `    ${name}` : `${line}, ${name}`;
+    if (next.length > WRAP && line !== '') {
+      lines.push(`${line},`);
+      line = `    ${name}`;
+    } else line = next;
+  }
+  lines.push(line);
+  return `\n  valid metrics on ${r.route} (${names.length}), as the server listed them:\n${lines.join('\n')}`;
 }

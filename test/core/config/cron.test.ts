@@ -34,6 +34,14 @@ describe('schedule cron', () => {
       'an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got 5: "0 8 * * MON"; the EventBridge equivalent is "cron(0 8 ? * MON *)"',
     ],
     [
+      '0 8 ? * MON',
+      'an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got 5: "0 8 ? * MON"; the year field is missing: "cron(0 8 ? * MON *)" runs every year',
+    ],
+    [
+      '0 6 1 * ?',
+      'an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got 5: "0 6 1 * ?"; the year field is missing: "cron(0 6 1 * ? *)" runs every year',
+    ],
+    [
       'cron(0 8 * * *)',
       'an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got 5: "0 8 * * *"; the EventBridge equivalent is "cron(0 8 * * ? *)"',
     ],

@@ -2,13 +2,20 @@
 import { describe, expect, it } from 'vitest';
 import { dataRouteError } from '#core/api/errors';
 import {
+  assertNoUnlistedMetrics,
   KnownMetricsFileSchema,
   learnedNames,
+  unlistedMetrics,
   validMetricsOf,
   validSetsOf,
   withValidSets,
 } from '#core/config/known-metrics';
-import { DOCUMENTED_METRICS, metricSuggestions, suggestionMessage } from '#core/config/metric-names';
+import {
+  DOCUMENTED_METRICS,
+  metricListsOf,
+  metricSuggestions,
+  suggestionMessage,
+} from '#core/config/metric-names';
 import { ExporterError } from '#core/errors';
 import type { ManifestReport } from '#core/manifest';
 import { failedEntry } from '#core/run/failed-entry';
@@ -98,5 +105,55 @@ describe('a 400 valid set as a source of "did you mean"', () => {
     expect(bounded.join('').length).toBeLessThanOrEqual(4_000);
     expect(validMetricsOf(new ExporterError('API_FORBIDDEN', 'x'))).toBeUndefined();
     expect(validMetricsOf(new Error('plain'))).toBeUndefined();
+  });
+});
+
+describe('metrics the API listed as not valid (validate --strict, cdk synth)', () => {
+  const file = withValidSets(null, [{ route: ROUTE, names: ['likes', 'comments', 'shares'] }], NOW);
+  const config = valid(withReport({ route: ROUTE, metrics: ['likes', 'coments', 'reach'] }));
+
+  it('names each metric outside the listed set by path, with the route and when it was listed', () => {
+    expect(unlistedMetrics(config, file)).toEqual([
+      {
+        path: 'schedules[0].reports[0].metrics[1]',
+        name: 'coments',
+        route: ROUTE,
+        seenAt: NOW.toISOString(),
+      },
+      { path: 'schedules[0].reports[0].metrics[2]', name: 'reach', route: ROUTE, seenAt: NOW.toISOString() },
+    ]);
+  });
+
+  it('judges no route the API never listed a set for, and nothing without a file', () => {
+    expect(
+      unlistedMetrics(valid(withReport({ route: 'platforms/performance', metrics: ['x'] })), file),
+    ).toEqual([]);
+    expect(unlistedMetrics(config, null)).toEqual([]);
+  });
+
+  it('the synth check refuses them with CONFIG_INVALID naming the override', () => {
+    expect(() => assertNoUnlistedMetrics(config, file, 'r.yaml')).toThrow(
+      /r\.yaml names 2 metric\(s\) the API listed as not valid:\n {2}schedules\[0\]\.reports\[0\]\.metrics\[1\]: metric "coments"[\s\S]*-c allowUnlistedMetrics=true/,
+    );
+    expect(() =>
+      assertNoUnlistedMetrics(valid(withReport({ route: ROUTE, metrics: ['likes'] })), file),
+    ).not.toThrow();
+  });
+
+  it('reads the metric lists of config data that does not validate, skipping what is malformed', () => {
+    const lists = metricListsOf({
+      schedules: [
+        { cron: 'bad', reports: [{ route: ROUTE, metrics: ['likes', 3, 'coments'] }, 'junk'] },
+        null,
+      ],
+    });
+    expect(lists).toEqual({
+      schedules: [
+        { reports: [{ route: ROUTE, metrics: ['likes', 'coments'] }, { metrics: [] }] },
+        { reports: [] },
+      ],
+    });
+    expect(metricSuggestions(lists, DOCUMENTED_METRICS).map((s) => s.suggestion)).toEqual(['comments']);
+    expect(unlistedMetrics(lists, file).map((u) => u.name)).toEqual(['coments']);
   });
 });

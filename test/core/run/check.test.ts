@@ -79,3 +79,29 @@ describe('report-exporter check', () => {
     );
   });
 });
+
+describe('describeCheck with a valid set a 400 named', () => {
+  const names = Array.from({ length: 30 }, (_, i) => `metricNumber${i}`);
+  const result = {
+    reportId: 'posts',
+    route: 'posts/performance' as const,
+    ok: false,
+    rows: 0,
+    metricsReturned: [],
+    metricsMissing: [],
+    idFieldsMissing: [],
+    cursor: 'unknown',
+    error: `GET /v2/posts/performance answered 400 Bad Request: Invalid metrics: x. Valid metrics: ${names.join(', ')} (valid metrics named by the server: ${names.join(', ')})`,
+    validMetrics: names,
+  };
+
+  it('prints the set once, wrapped at 100 columns, and the server text points to it', () => {
+    const text = describeCheck(result, 'repeat');
+    for (const n of names) expect(text.split(new RegExp(`\\b${n}\\b`)).length - 1, n).toBe(1);
+    expect(text).toContain('Valid metrics: (the 30 names below)');
+    expect(text).toContain('valid metrics on posts/performance (30), as the server listed them:');
+    const listed = text.split('\n').filter((l) => l.startsWith('    '));
+    expect(listed.length).toBeGreaterThan(4);
+    for (const line of listed) expect(line.length, line).toBeLessThanOrEqual(100);
+  });
+});

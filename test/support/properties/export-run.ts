@@ -29,7 +29,12 @@ export const RUNS = [
 ] as const;
 
 export function caseConfig(c: ExportCase, baseUrl: string): Config {
-  return parseConfig(`
+  return parseConfig(caseYaml(c, baseUrl));
+}
+
+/** The case's reports.yaml. */
+export function caseYaml(c: ExportCase, baseUrl: string): string {
+  return `
 api: { baseUrl: "${baseUrl}", credentialsSecret: s }
 output: { prefix: exports/, formats: [${FORMATS.join(', ')}], columnNames: ${c.columnNames}${
     c.maxKeysPerObject === null ? '' : `, maxKeysPerObject: ${c.maxKeysPerObject}`
@@ -42,7 +47,7 @@ schedules:
       - id: ${REPORT}
         route: ${c.route}
         metrics: [${c.metrics.join(', ')}]
-`);
+`;
 }
 
 /** One run of the case's schedule at `at` into `out` (encoding in `encoder`'s workers when given, as the CLI does). */

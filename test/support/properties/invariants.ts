@@ -177,8 +177,10 @@ function fits(type: ColumnType, v: Exact): ((cell: Canon) => boolean) | 'raw' {
  * (exact binary value or not); either the double or the raw companion with a warning is fine.
  */
 function mayBeRaw(v: Exact): boolean {
-  if (!isNum(v) || !isIntegerText(v.num)) return false;
-  const n = bigintOf(v.num);
+  // a numeric string counts as the number it spells
+  const text = isNum(v) ? v.num : typeof v === 'string' && JSON_NUMBER.test(v) ? v : null;
+  if (text === null || !isIntegerText(text)) return false;
+  const n = bigintOf(text);
   return n > TWO53 || n < -TWO53;
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +107,63 @@ schedules:
     ]) {
       expect(stderr).toContain(line);
     }
+  });
+
+  it('with problems, still gives every "did you mean" hint in the same pass', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'validate-')), 'bad.yaml');
+    writeFileSync(
+      file,
+      `api: { baseUrl: https://reporting.example.com, credentialsSecret: s }
+schedules:
+  - id: weekly
+    cron: "0 8 ? * MON"
+    window: last-7-days
+    reports:
+      - { id: a, route: posts/performance, metrics: [likes, coments] }
+`,
+    );
+    const { code, stdout, stderr } = await runCli(['validate', '--config', file]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(
+      'schedules[0].cron: an EventBridge cron has 6 fields (minutes hours day-of-month month day-of-week year), got 5: "0 8 ? * MON"; the year field is missing: "cron(0 8 ? * MON *)" runs every year',
+    );
+    expect(stderr).toContain(
+      'warning: schedules[0].reports[0].metrics[1]: metric "coments" is not a name we know — did you mean "comments"?',
+    );
+  });
+
+  it('--strict fails on a metric outside the valid set the API listed (kept beside the config); without it, a warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    const file = join(dir, 'reports.yaml');
+    writeFileSync(
+      file,
+      `api: { baseUrl: https://reporting.example.com, credentialsSecret: s }
+schedules:
+  - id: weekly
+    cron: "0 8 ? * MON *"
+    window: last-7-days
+    reports:
+      - { id: a, route: posts/performance, metrics: [likes, someNewMetric] }
+`,
+    );
+    mkdirSync(join(dir, '.report-exporter'));
+    writeFileSync(
+      join(dir, '.report-exporter', 'known-metrics.json'),
+      JSON.stringify({
+        version: 1,
+        routes: { 'posts/performance': { seenAt: '2026-11-20T08:00:00.000Z', names: ['likes', 'comments'] } },
+      }),
+    );
+    const line =
+      'schedules[0].reports[0].metrics[1]: metric "someNewMetric" is not among the valid metrics the API listed for posts/performance (in a 400 seen 2026-11-20)';
+    const lax = await runCli(['validate', '--config', file]);
+    expect(lax.code).toBe(0);
+    expect(lax.stderr).toContain(`warning: ${line}`);
+    const strict = await runCli(['validate', '--config', file, '--strict']);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain(`error: ${line}`);
+    expect(strict.stdout).toBe('');
   });
 
   it('exits 2 for a config file that does not exist', async () => {
