@@ -110,3 +110,25 @@ describe('demo', () => {
     }
   });
 });
+
+describe("the README's demo block", () => {
+  it('shows the counts this demo prints for the latest weekly window', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const block = readme.slice(readme.indexOf('$ npx report-exporter demo'));
+    const header = /^(\S+) (\S+)\.\.(\S+): succeeded$/m.exec(block);
+    const shown = [
+      ...block.slice(0, block.indexOf('Written under')).matchAll(/^ {2}(\S+) +(\d+) rows, (\d+) files$/gm),
+    ];
+    expect(header).not.toBeNull();
+    expect(shown.length).toBeGreaterThan(0);
+    const manifest = result.manifests.find(
+      (m) => m.scheduleId === header?.[1] && m.window.start === header?.[2] && m.window.end === header?.[3],
+    );
+    for (const [, id, rows, files] of shown) {
+      const r = manifest?.reports.find((x) => x.reportId === id);
+      expect(`${id} ${r?.rowCount} rows, ${r?.files.length} files`).toBe(
+        `${id} ${rows} rows, ${files} files`,
+      );
+    }
+  });
+});

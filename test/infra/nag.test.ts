@@ -27,11 +27,14 @@ function acknowledgements(root: IConstruct): { path: string; id: string; reason:
   );
 }
 
+/** cdk-nag reads the constructs, not the bundles: skip esbuild (three bundles per app). */
+const NO_BUNDLING = { context: { 'aws:cdk:bundling-stacks': [] as string[] } };
+
 describe('cdk-nag AwsSolutions', () => {
   let app: App;
 
   beforeAll(async () => {
-    ({ app } = buildApp({ config: await exampleConfig(), nag: false }));
+    ({ app } = buildApp({ config: await exampleConfig(), nag: false, appProps: NO_BUNDLING }));
   }, 120_000);
 
   it('finds nothing unacknowledged in the example stack', () => {
@@ -77,6 +80,7 @@ describe('cdk-nag AwsSolutions', () => {
     const { app: other, stack } = buildApp({
       config: { ...config, output: { ...config.output, bucketName: 'existing-exports-bucket' } },
       nag: false,
+      appProps: NO_BUNDLING,
     });
     expect(new AwsSolutionsChecks(other).validateScope(other).violations).toEqual([]);
     expect(stack.resolve(stack.storage.bucket.bucketName)).toBe('existing-exports-bucket');
@@ -85,7 +89,7 @@ describe('cdk-nag AwsSolutions', () => {
     const { stack: byContext } = buildApp({
       config,
       nag: false,
-      appProps: { context: { bucketName: 'ctx-bucket' } },
+      appProps: { context: { ...NO_BUNDLING.context, bucketName: 'ctx-bucket' } },
     });
     expect(byContext.resolve(byContext.storage.bucket.bucketName)).toBe('ctx-bucket');
     // two apps, each bundling the three functions: over a minute on a loaded 2-core machine

@@ -66,21 +66,27 @@ def table(columns, records):
     return sorted(rows, key=lambda row: json.dumps(row))
 
 
+def newest_part(d):
+    """A part of the newest partition: the widest model (parquet_files are in window order)."""
+    return d["parquet_files"][-1]
+
+
 def pyarrow_dataset(d):
-    # hive partitioning; the files' schemas unified (a later run may have appended columns)
-    first = ds.dataset(d["parquet_root"], format="parquet", partitioning="hive")
-    schema = pa.unify_schemas([f.physical_schema for f in first.get_fragments()] + [first.partitioning.schema])
+    # docs/export.md's recipe: the newest part's schema plus the hive partition column
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(newest_part(d)).append(pa.field("dt", pa.string()))
     dataset = ds.dataset(d["parquet_root"], format="parquet", partitioning="hive", schema=schema)
     return dataset.to_table().to_pylist()
 
 
 def polars_scan(d):
-    # polars takes the first file's schema unless given one: the union of the files' schemas
-    schema = {}
-    for f in d["parquet_files"]:
-        schema.update(pl.read_parquet_schema(f))
+    # docs/export.md's recipe: the newest part's schema, older files' missing columns inserted
     lf = pl.scan_parquet(
-        d["parquet_root"] + "/**/*.parquet", hive_partitioning=True, schema=schema, missing_columns="insert"
+        d["parquet_root"] + "/**/*.parquet",
+        hive_partitioning=True,
+        schema=pl.read_parquet_schema(newest_part(d)),
+        missing_columns="insert",
     )
     return lf.collect().to_dicts()
 
@@ -127,8 +133,8 @@ def fastparquet_files(d):
 
 
 READERS = {
-    "pyarrow.dataset (hive, unified schema)": (pyarrow_dataset, "parquet_files"),
-    "polars.scan_parquet (hive, unified schema, missing_columns=insert)": (polars_scan, "parquet_files"),
+    "pyarrow.dataset (hive, newest part's schema)": (pyarrow_dataset, "parquet_files"),
+    "polars.scan_parquet (hive, newest part's schema, missing_columns=insert)": (polars_scan, "parquet_files"),
     "duckdb read_parquet (hive, union_by_name)": (duckdb_parquet, "parquet_files"),
     "duckdb read_csv (union_by_name)": (duckdb_csv, "csv_files"),
     "duckdb read_json (union_by_name)": (duckdb_jsonl, "jsonl_files"),

@@ -7,6 +7,8 @@
  * fast path (`JSON.parse`), measured in bench/RESULTS.md.
  */
 
+import { validText, wellFormed } from '../unicode';
+
 /**
  * Could `JSON.parse` alter a number in this text? A number token (after `:`, `,` or `[`) with 16 or
  * more digits (a decimal point among them included: `9.007199254740993e15`), or with a three-digit
@@ -184,17 +186,28 @@ function decimalParts(text: string): { digits: string; exponent: number } {
   return { digits, exponent: Number(exp) - frac.length + (all.length - digits.length) };
 }
 
-/** JSON text of a parsed value, bigints as their digits (for arrays kept as JSON text in a cell). */
-export function toJsonText(value: unknown): string {
+function jsonString(text: string, onInvalid: (() => void) | undefined): string {
+  if (wellFormed(text)) return JSON.stringify(text);
+  onInvalid?.();
+  return JSON.stringify(validText(text));
+}
+
+/**
+ * JSON text of a parsed value, bigints as their digits (for arrays kept as JSON text in a cell).
+ * Strings (keys too) are valid Unicode: a lone surrogate is U+FFFD, never a `\ud800` escape that
+ * strict JSON readers refuse; `onInvalid` is told each time (the report's INVALID_TEXT warning).
+ */
+export function toJsonText(value: unknown, onInvalid?: () => void): string {
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof NumberText) return value.text;
+  if (typeof value === 'string') return jsonString(value, onInvalid);
   if (Array.isArray(value))
-    return `[${value.map((v) => (v === undefined ? 'null' : toJsonText(v))).join(',')}]`;
+    return `[${value.map((v) => (v === undefined ? 'null' : toJsonText(v, onInvalid))).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const parts: string[] = [];
     for (const k of Object.keys(value)) {
       const v = (value as Record<string, unknown>)[k];
-      if (v !== undefined) parts.push(`${JSON.stringify(k)}:${toJsonText(v)}`);
+      if (v !== undefined) parts.push(`${jsonString(k, onInvalid)}:${toJsonText(v, onInvalid)}`);
     }
     return `{${parts.join(',')}}`;
   }

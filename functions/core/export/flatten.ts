@@ -30,6 +30,8 @@ export interface CellSink {
   metric(name: string, value: Cell): void;
   /** Told when the object at `key` had more keys than the bound and became one cell of JSON text. */
   asJson?(key: string): void;
+  /** Told when a string inside a cell of JSON text (an array, a wide object) had a lone surrogate. */
+  invalidText?(key: string, metric: boolean): void;
 }
 
 /**
@@ -60,7 +62,8 @@ export function flattenRowInto(row: ApiRow, out: CellSink, maxKeys = DEFAULT_MAX
     if (!Object.hasOwn(row, key)) continue;
     const value = row[key];
     if (key === 'metrics' && isPlainObject(value)) {
-      for (const name in value) if (Object.hasOwn(value, name)) out.metric(name, toCell(value[name]));
+      for (const name in value)
+        if (Object.hasOwn(value, name)) out.metric(name, toCell(value[name], out, name, true));
       continue;
     }
     // `metrics: null` is a row without metrics, not a field named "metrics" (an empty column for good)
@@ -72,7 +75,7 @@ export function flattenRowInto(row: ApiRow, out: CellSink, maxKeys = DEFAULT_MAX
 function flattenField(out: CellSink, name: string, value: unknown, maxKeys: number): void {
   if (isPlainObject(value)) {
     if (keyCount(value) > maxKeys) {
-      out.field(name, toJsonText(value));
+      out.field(name, jsonCell(value, out, name, false));
       out.asJson?.(name);
       return;
     }
@@ -86,7 +89,7 @@ function flattenField(out: CellSink, name: string, value: unknown, maxKeys: numb
     if (empty) out.field(name, null);
     return;
   }
-  out.field(name, toCell(value));
+  out.field(name, toCell(value, out, name, false));
 }
 
 /** `["parent"]` for a top-level key, memoised: the same few keys repeat on every row. */
@@ -126,7 +129,7 @@ function childName(parent: string, key: string): string {
   return name;
 }
 
-function toCell(value: unknown): Cell {
+function toCell(value: unknown, out: CellSink, key: string, metric: boolean): Cell {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
@@ -134,7 +137,12 @@ function toCell(value: unknown): Cell {
   // a number no double holds (beyond range, underflow, too many digits): its text, for the type check
   if (value instanceof NumberText) return value.text;
   // Arrays (and objects inside metrics) are kept as JSON text so nothing is lost.
-  return toJsonText(value);
+  return jsonCell(value, out, key, metric);
+}
+
+/** JSON text of an array or object, telling `out` of any lone surrogate it replaced. */
+function jsonCell(value: unknown, out: CellSink, key: string, metric: boolean): string {
+  return toJsonText(value, out.invalidText ? () => out.invalidText?.(key, metric) : undefined);
 }
 
 function keyCount(value: Record<string, unknown>): number {

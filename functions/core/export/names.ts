@@ -9,7 +9,7 @@
  * … (the first free one). The model stores each column's name with its source, so a name, once
  * given, is the same in every later run.
  */
-import { validText } from './values';
+import { validText } from '../unicode';
 
 export type Naming = 'snake_case' | 'api';
 

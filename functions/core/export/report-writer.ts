@@ -17,6 +17,7 @@
 import type { ApiRow } from '../api/types';
 import type { ManifestFile, ReportWarning, TotalValue, Window } from '../manifest';
 import type { Sink } from '../sink';
+import { wellFormed } from '../unicode';
 import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
 import { flattenRow } from './flatten';
 import type { Format } from './formats';
@@ -30,7 +31,7 @@ import { type RowMean, RowMeans } from './row-means';
 import { RowGroupBuffer } from './rowgroup';
 import { type SummaryRow, TopN } from './top';
 import { Totals } from './totals';
-import { breakOf, fitted, wellFormed } from './values';
+import { breakOf, fitted } from './values';
 import { type WarningCode, warningFor } from './warnings';
 import type { WriterState } from './writer-state';
 
@@ -137,6 +138,7 @@ export class ReportWriter {
     this.slice = new RowGroupBuffer(this.o.maxKeysPerObject);
     const columns = await this.modelFor(slice);
     this.countBreaks(slice, columns);
+    for (const [cell, n] of slice.invalidTexts) this.replaced.set(cell, (this.replaced.get(cell) ?? 0) + n);
     for (const [key, rows] of slice.asJsonRows) {
       const column = columns.find((c) => c.role === 'id' && c.key === key);
       if (column !== undefined) this.count(`OBJECT_AS_JSON ${column.name}`, rows);

@@ -54,6 +54,14 @@ export class RowGroupBuffer implements CellSink {
     put(this.metrics, name, value, this.rows);
   }
 
+  /** `f{field key}` / `m{metric}` → cells of JSON text in which a lone surrogate became U+FFFD. */
+  readonly invalidTexts = new Map<string, number>();
+
+  invalidText(key: string, metric: boolean): void {
+    const cell = `${metric ? 'm' : 'f'}${key}`;
+    this.invalidTexts.set(cell, (this.invalidTexts.get(cell) ?? 0) + 1);
+  }
+
   asJson(key: string): void {
     this.asJsonRows.set(key, (this.asJsonRows.get(key) ?? 0) + 1);
   }

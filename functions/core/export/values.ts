@@ -9,6 +9,7 @@
  */
 import { NumberText, numberLiteral } from '../api/json';
 import type { ColumnType } from '../manifest';
+import { validText } from '../unicode';
 import type { Cell } from './flatten';
 import { isCalendarDate, isZonedDateTime } from './temporal';
 
@@ -61,20 +62,6 @@ export function isNumericText(type: ColumnType, value: Cell): boolean {
   return (
     typeof value === 'string' && (type === 'int64' || type === 'double') && breakOf(type, value) === null
   );
-}
-
-const isWellFormed = (String.prototype as unknown as { isWellFormed: (this: string) => boolean })
-  .isWellFormed;
-const toWellFormed = (String.prototype as unknown as { toWellFormed: (this: string) => string }).toWellFormed;
-
-/** Whether the text is valid Unicode (no lone surrogate), so every format can hold it as it is. */
-export function wellFormed(text: string): boolean {
-  return isWellFormed.call(text);
-}
-
-/** The text with U+FFFD for each lone surrogate: what UTF-8 (Parquet, CSV, JSON Lines) can hold. */
-export function validText(text: string): string {
-  return isWellFormed.call(text) ? text : toWellFormed.call(text);
 }
 
 /** A cell as text, the way JSON wrote it (numbers in their shortest exact form, `-0` with its sign). */

@@ -31,4 +31,13 @@ describe('exact JSON numbers (issue 22)', () => {
     expect(one('1E-7')).toBe(1e-7);
     expect(one('123456789012345678e-2')).toEqual(new NumberText('123456789012345678e-2'));
   });
+
+  it('writes a lone surrogate inside JSON text as U+FFFD, keys too, and says so', () => {
+    let told = 0;
+    const text = toJsonText({ 'k\ud800': ['ab\udc00c', 'ok'] }, () => {
+      told += 1;
+    });
+    expect(text).toBe('{"k\ufffd":["ab\ufffdc","ok"]}');
+    expect(told).toBe(2);
+  });
 });

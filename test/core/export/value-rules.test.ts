@@ -1,7 +1,8 @@
 /** The value rules of docs/export.md ("Numbers", "Text"), one function at a time (issue 22). */
 import { describe, expect, it } from 'vitest';
 import { csvCell } from '#core/export/csv';
-import { breakOf, cellText, fitted, isNumericText, numberText, validText } from '#core/export/values';
+import { breakOf, cellText, fitted, isNumericText, numberText } from '#core/export/values';
+import { validText } from '#core/unicode';
 
 describe('numbers', () => {
   it('writes a numeric string in a number column as the number it spells (NUMERIC_TEXT), not as a break', () => {

@@ -192,4 +192,16 @@ describe('issue 22 regressions in the export step', () => {
     );
     expect(types).toEqual([{ column_type: 'DOUBLE' }]);
   });
+
+  it('writes a lone surrogate inside an array as U+FFFD, valid JSON text, with INVALID_TEXT naming the column', async () => {
+    const rows = parseJson(
+      '[{"postId":"a","tags":["ab\\ud800c"],"metrics":{"likes":1,"shares":1,"engagementRate":0}}]',
+    ) as ApiRow[];
+    const outcome = outcomeOf(await exportReportStep(postsConfig(), POSTS_TASK, null, deps(rows)));
+    expect(outcome.manifest.warnings?.map((w) => [w.code, w.column])).toEqual([['INVALID_TEXT', 'tags']]);
+    const back = await duckQuery(
+      `SELECT json_extract_string(tags, '$[0]') AS t FROM read_parquet(${await parts('parquet')})`,
+    );
+    expect(back).toEqual([{ t: 'ab\ufffdc' }]);
+  });
 });
