@@ -303,7 +303,7 @@ const EXAMPLES: { name: string; pending: keyof typeof PENDING_FIX | null; case: 
   },
   {
     name: '-0 inside an object kept as JSON text keeps its sign',
-    pending: 'nestedJsonText',
+    pending: 'nestedNegativeZero',
     case: {
       ...example(
         'posts/performance',

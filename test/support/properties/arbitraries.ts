@@ -120,7 +120,7 @@ export const numberText = numberTextOf(true);
 /** Inside arrays (JSON text in one cell), while `nestedOverflow` is pending, numbers a double holds. */
 const nestedNumberText = numberTextOf(
   !PENDING_FIX.nestedOverflow,
-  PENDING_FIX.nestedJsonText ? '0' : NEG_ZERO,
+  PENDING_FIX.nestedNegativeZero ? '0' : NEG_ZERO,
 );
 
 /**

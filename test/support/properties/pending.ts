@@ -42,9 +42,11 @@ export const PENDING_FIX = {
   nestedOverflow: false,
   /**
    * Found here: in JSON text (an array, an object over the key bound) a lone surrogate or a replaced
-   * byte stays a `\ud800` escape instead of U+FFFD, and `-0` is written `0`.
+   * byte stays a `\ud800` escape instead of U+FFFD (fixed).
    */
-  nestedJsonText: true,
+  nestedJsonText: false,
+  /** Found here: in JSON text (an array, an object over the key bound) `-0` is written `0` (open). */
+  nestedNegativeZero: true,
   /** Parts of one partition carry different column lists after the model grows mid-run. */
   partColumns: false,
 } as const;
