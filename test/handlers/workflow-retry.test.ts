@@ -13,8 +13,7 @@ import type { Config } from '#core/config/schema';
 import { FinalizeInputSchema, type MapResult } from '#core/run/map-results';
 import { planRun } from '#core/run/plan';
 import type { ExportStepResult, ReportTask } from '#core/run/types';
-import { buildApp } from '../../infra/build-app';
-import { definitionOf } from '../infra/synth';
+import { workflowDefinition } from '../infra/synth';
 import { type Definition, type Invoke, type MapIo, type Observed, runStates } from './asl';
 
 const RUN = { scheduleId: 'daily', scheduledTime: '2026-11-23T06:00:00Z' };
@@ -34,13 +33,7 @@ let definition: Definition;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'workflow-retry-'));
   // the definition is what is tested here: no Lambda bundles are built
-  const { stack } = buildApp({
-    config,
-    nag: false,
-    appProps: { outdir: join(dir, 'cdk.out'), context: { 'aws:cdk:bundling-stacks': [] } },
-  });
-  const { Template } = await import('aws-cdk-lib/assertions');
-  definition = definitionOf(Template.fromStack(stack)) as unknown as Definition;
+  definition = workflowDefinition(config, join(dir, 'cdk.out')) as unknown as Definition;
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

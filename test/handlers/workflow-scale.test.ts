@@ -22,8 +22,7 @@ import { FinalizeInputSchema, type PlannedRun, toOutcomes } from '#core/run/map-
 import { planRun } from '#core/run/plan';
 import type { ExportStepResult, ReportTask } from '#core/run/types';
 import type { Sink } from '#core/sink';
-import { buildApp } from '../../infra/build-app';
-import { definitionOf } from '../infra/synth';
+import { workflowDefinition } from '../infra/synth';
 import { type Definition, type Invoke, type MapIo, type Observed, runStates } from './asl';
 
 const PAYLOAD_LIMIT = 256 * 1024;
@@ -108,15 +107,8 @@ function exported(task: ReportTask): ExportStepResult {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'workflow-scale-'));
   sink = createFsSink(dir);
-  const outdir = join(dir, 'cdk.out');
   // the definition is what is tested here: no Lambda bundles are built
-  const { stack } = buildApp({
-    config,
-    nag: false,
-    appProps: { outdir, context: { 'aws:cdk:bundling-stacks': [] } },
-  });
-  const { Template } = await import('aws-cdk-lib/assertions');
-  definition = definitionOf(Template.fromStack(stack)) as unknown as Definition;
+  definition = workflowDefinition(config, join(dir, 'cdk.out')) as unknown as Definition;
 
   io = {
     getObject: async (_bucket, key) =>

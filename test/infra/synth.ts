@@ -45,6 +45,16 @@ export function resourcesOf(
  * A state machine's definition with CloudFormation tokens replaced by `<LogicalId>`: the export
  * workflow's, or the one whose logical id starts with `idPrefix` (e.g. the schedules' dispatcher).
  */
+/** The workflow's state machine definition for `config`, synthesized into `outdir` without building the Lambda bundles. */
+export function workflowDefinition(config: Config, outdir: string): Record<string, unknown> {
+  const { stack } = buildApp({
+    config,
+    nag: false,
+    appProps: { outdir, context: { 'aws:cdk:bundling-stacks': [] } },
+  });
+  return definitionOf(Template.fromStack(stack));
+}
+
 export function definitionOf(template: Template, idPrefix = 'WorkflowStateMachine'): Record<string, unknown> {
   const sm = Object.entries(resourcesOf(template, 'AWS::StepFunctions::StateMachine')).find(([id]) =>
     id.startsWith(idPrefix),
