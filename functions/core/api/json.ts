@@ -193,12 +193,15 @@ function jsonString(text: string, onInvalid: (() => void) | undefined): string {
 }
 
 /**
- * JSON text of a parsed value, bigints as their digits (for arrays kept as JSON text in a cell).
+ * JSON text of a parsed value, bigints as their digits, `-0` with its sign (for arrays kept as JSON
+ * text in a cell).
  * Strings (keys too) are valid Unicode: a lone surrogate is U+FFFD, never a `\ud800` escape that
  * strict JSON readers refuse; `onInvalid` is told each time (the report's INVALID_TEXT warning).
  */
 export function toJsonText(value: unknown, onInvalid?: () => void): string {
   if (typeof value === 'bigint') return value.toString();
+  // JSON.stringify writes -0 as `0`: the sign sent is data (the cell's text keeps it, as CSV does)
+  if (Object.is(value, -0)) return '-0';
   if (value instanceof NumberText) return value.text;
   if (typeof value === 'string') return jsonString(value, onInvalid);
   if (Array.isArray(value))

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NumberText, parseJson, toJsonText } from '#core/api/json';
 
@@ -39,5 +40,26 @@ describe('exact JSON numbers (issue 22)', () => {
     });
     expect(text).toBe('{"k\ufffd":["ab\ufffdc","ok"]}');
     expect(told).toBe(2);
+  });
+
+  it('writes any double inside JSON text so that it reads back as the same double, -0 with its sign', () => {
+    // found by test/e2e/export-properties.test.ts: -0 inside an array kept as JSON text was written `0`
+    expect(toJsonText([-0, { a: -0 }])).toBe('[-0,{"a":-0}]');
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { minLength: 1 }),
+        (values) => {
+          const back = (parseJson(`{"a":${toJsonText(values)}}`) as { a: unknown[] }).a;
+          expect(back.length).toBe(values.length);
+          // an integer beyond 2^53 reads back as a bigint (the exact reader's rule) of the text written,
+          // the double's shortest decimal: the same double again
+          values.forEach((v, i) => {
+            const b = back[i];
+            expect(typeof b === 'bigint' ? Number(b) === v : Object.is(b, v)).toBe(true);
+          });
+        },
+      ),
+      { seed: 22 },
+    );
   });
 });

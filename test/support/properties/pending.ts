@@ -45,8 +45,8 @@ export const PENDING_FIX = {
    * byte stays a `\ud800` escape instead of U+FFFD (fixed).
    */
   nestedJsonText: false,
-  /** Found here: in JSON text (an array, an object over the key bound) `-0` is written `0` (open). */
-  nestedNegativeZero: true,
+  /** Found here: in JSON text (an array, an object over the key bound) `-0` is written `0` (fixed). */
+  nestedNegativeZero: false,
   /** Parts of one partition carry different column lists after the model grows mid-run. */
   partColumns: false,
 } as const;

@@ -1,0 +1,64 @@
+/**
+ * What the CLI reads at start (docs/performance.md, "Start"): the bundle's entry loads commander and
+ * the one command a command line names (functions/cli/main.ts); the AWS SDK, nodemailer and the
+ * simulator are loaded on demand (functions/cli/on-demand.ts), so a `run` into a folder never parses
+ * them. Read from the built bundle (Vitest's global setup rebuilds it when a source changed): the
+ * files a module imports statically, followed from the entry, and the sources their maps name.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const ENTRY = resolve(ROOT, 'dist', 'cli.mjs');
+
+function importsOf(file: string): { readonly static: string[]; readonly dynamic: string[] } {
+  const text = readFileSync(file, 'utf8');
+  const at = (m: RegExpMatchArray) => resolve(dirname(file), m[1] as string);
+  return {
+    static: [...text.matchAll(/(?:import|export)\s*(?:[\w*{}\s,$]*?from\s*)?"(\.[^"]+)"/g)].map(at),
+    dynamic: [...text.matchAll(/import\("(\.[^"]+)"\)/g)].map(at),
+  };
+}
+
+/** The repository files and packages behind `files` and every file they import statically. */
+function loadedAtStart(...files: string[]): string[] {
+  const seen = new Set<string>();
+  const stack = [...files];
+  for (let file = stack.pop(); file !== undefined; file = stack.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    stack.push(...importsOf(file).static);
+  }
+  const sources = [...seen].flatMap((file) => {
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    return map.sources.map((s) => relative(ROOT, resolve(dirname(file), s)));
+  });
+  return [...new Set(sources.map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1] ?? s))].sort();
+}
+
+function commandChunk(name: string): string {
+  const chunk = importsOf(ENTRY).dynamic.find((f) => new RegExp(`/${name}-[A-Z0-9]+\\.mjs$`).test(f));
+  if (chunk === undefined) throw new Error(`dist/cli.mjs imports no chunk of its own for \`${name}\``);
+  return chunk;
+}
+
+describe('what the CLI loads at start', () => {
+  it('the entry alone is commander and the command table: no command, no other package', () => {
+    const loaded = loadedAtStart(ENTRY);
+    expect(loaded).toContain('functions/cli/main.ts');
+    expect(loaded.filter((s) => s.startsWith('functions/cli/commands/'))).toEqual([]);
+    expect(loaded.filter((s) => !s.startsWith('functions/') && s !== 'package.json')).toEqual(['commander']);
+  });
+
+  it('`run` into a folder loads no AWS SDK, mail composer or simulator', () => {
+    const loaded = loadedAtStart(ENTRY, commandChunk('run'));
+    expect(loaded).toContain('functions/cli/commands/run.ts');
+    expect(loaded).toContain('undici');
+    const onDemand = loaded.filter((s) =>
+      /^(@aws-sdk\/|@smithy\/|nodemailer$|functions\/simulator\/)/.test(s),
+    );
+    expect(onDemand).toEqual([]);
+  });
+});
