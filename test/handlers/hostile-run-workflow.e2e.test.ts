@@ -9,7 +9,8 @@
  * The token 403 runs each Map item in an Export container of its own (a fresh import of the bundle,
  * as on AWS at the Map's concurrency), so the one token request is the run's, not one container's;
  * a secret that is missing or half-set stops the run in Plan (the credentials preflight) before any
- * task, with the CLI's message. Each as in the CLI, with a scan for the client secret.
+ * task, with the CLI's message; a token route that fails Plan's request transiently (503) does not
+ * stop the run. Each as in the CLI, with a scan for the client secret.
  * `npm run test:node22` runs it on Node 22.
  */
 import { randomUUID } from 'node:crypto';
@@ -40,7 +41,7 @@ import {
   serveRows,
   TOKEN_403_MESSAGE,
 } from '../support/hostile-schedules';
-import { type HostileServer, startHostileServer } from '../support/hostile-server';
+import { type HostileServer, json, startHostileServer } from '../support/hostile-server';
 import { type LocalS3, startLocalS3 } from '../support/local-s3';
 import { hasMoto, type LocalServer, needMoto, startMoto, startSes } from '../support/servers';
 import type { Definition } from './asl';
@@ -144,6 +145,32 @@ describe('the deployed bundles with hostile schedules', () => {
       await expectAllFailed(run);
     });
   }
+
+  it('a token route down for Plan’s one request (503): the run goes on unchecked, the Export containers get their own tokens', async (ctx) => {
+    needMoto(ctx);
+    serveRows(server);
+    let asked = 0;
+    server.routes.set('/oauth/token', (_req, res) =>
+      asked++ === 0 ? json(res, 503, { title: 'Unavailable' }) : json(res, 200, { jwt: 'a.b.c' }),
+    );
+    const before = server.requests.length;
+    const run = await runWorkflow('four', bundled, 'per item');
+    expect(run.error, String(run.error)).toBeNull();
+    const plan = JSON.parse(run.texts['state 0 plan output'] ?? '{}');
+    expect(plan.credentials.status).toBe('unchecked');
+    expect(plan.credentials.reason).toContain('503');
+    expect(run.texts.logs).toContain('the API credentials could not be checked before the run');
+    // Plan's failed request, then one per Export container; every report exported
+    expect(requestsSince(server, before)).toEqual({ token: 1 + 4, data: 4 });
+    const manifest = ManifestSchema.parse(JSON.parse(await getText(run.manifestKey ?? '')));
+    expect(manifest.reports.map((r) => r.status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
+    expect(leaks(run.texts, needles(SECRET, undefined))).toEqual([]);
+  });
 
   it('a missing or half-set secret stops the run in Plan: before any task, no manifest, no request, the CLI’s message', async (ctx) => {
     needMoto(ctx);
