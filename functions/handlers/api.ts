@@ -1,11 +1,13 @@
 /**
- * The Export handler's API client, one per container so warm starts reuse its connections and token:
+ * The handlers' API clients. Export: one per container so warm starts reuse its connections and token;
  * credentials from the Secrets Manager secret the config names (cached per container with a TTL by
  * the credentials adapter). It holds configuration only: each invocation passes its own deadline
  * with its call (`ExportDeps.apiDeadlineMs` → `PageOptions.deadlineMs`) and gets its retries back in
- * its step's counts, so nothing one invocation writes is read by the next.
+ * its step's counts, so nothing one invocation writes is read by the next. Plan: a client per
+ * invocation for the run's credentials preflight (`#core/run/credentials-check`), so each run asks
+ * for its one token whatever a warm container fetched before.
  */
-import { createCredentialsProvider } from '#adapters/credentials';
+import { type ClientCredentials, createCredentialsProvider } from '#adapters/credentials';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
 import type { ReportingApi } from '#core/api/types';
@@ -36,4 +38,21 @@ export function apiClient(cfg: Config, mapConcurrency: number): ReportingApi {
     log,
   });
   return api;
+}
+
+let planCredentials: (() => Promise<ClientCredentials>) | undefined;
+
+/**
+ * A client for one Plan invocation's credentials preflight (close it after): the same client and
+ * token request as Export's, one request at a time; the secret's read is cached per container.
+ */
+export function preflightClient(cfg: Config): ReportingApi {
+  planCredentials ??= createCredentialsProvider(cfg.api.credentialsSecret);
+  return createApiClient({
+    ...apiOptionsOf(cfg.api),
+    http: createHttp,
+    credentials: planCredentials,
+    concurrency: 1,
+    log,
+  });
 }

@@ -3,11 +3,14 @@
  * runs low (the workflow calls it again with that checkpoint), or `done` with the report's outcome.
  * When another execution holds the window's lease (an overlapping run of the same window), it fails
  * with the error name `WindowBusy`, which the workflow retries with back-off before giving up.
- * Invoked by hand with `{"check": true}` it runs the `check` preflight instead (./check).
+ * Invoked by hand with `{"check": true}` it runs the `check` preflight instead (./check). A first step
+ * whose plan says the token route refused the credentials (`credentials.status: rejected`) fails its
+ * report with that error at once, sending nothing (#core/run/credentials-check).
  */
 
 import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { isExporterError } from '#core/errors';
+import { refusingApi } from '#core/run/credentials-check';
 import { exportReportStep } from '#core/run/export-step';
 import type { ExportStepResult } from '#core/run/types';
 import { API_RESERVE_MS, apiClient } from './api';
@@ -21,7 +24,7 @@ import { type LambdaContext, lambdaHandler, log, logger, runtimeConfig } from '.
 export const handler = lambdaHandler(
   async (event: unknown, context: LambdaContext): Promise<ExportStepResult | CheckOutput> => {
     if (isCheckEvent(event)) return runCheck(event, runtimeConfig());
-    const { task, checkpoint } = ExportInputSchema.parse(event);
+    const { task, checkpoint, credentials } = ExportInputSchema.parse(event);
     const config = runtimeConfig();
     const env = exportEnv();
     logger.appendKeys({ scheduleId: task.scheduleId, runId: task.runId, reportId: task.reportId });
@@ -30,7 +33,8 @@ export const handler = lambdaHandler(
     // this invocation's clock, passed with the call: the step pauses by it, the API stops before it
     const timeLeftMs = () => context.getRemainingTimeInMillis();
     const result = await exportReportStep(config, task, checkpoint ?? null, {
-      api: apiClient(config, env.MAP_CONCURRENCY),
+      // the run's token was refused in Plan: the report fails with that error, nothing is sent
+      api: refusingApi(apiClient(config, env.MAP_CONCURRENCY), credentials),
       sink: exportSink(env.BUCKET_NAME),
       log,
       timeLeftMs,

@@ -1,6 +1,6 @@
 /**
  * The outside world of the Export and Finalize handlers, created once per container: the S3 sink on
- * the stack's bucket and the SES mailer. The API client is in `./api` (only Export carries the HTTP code).
+ * the stack's bucket and the SES mailer. The API client is in `./api` (Export's, and Plan's for the run's credentials preflight).
  */
 import { createS3Sink } from '#adapters/s3-sink';
 import { createSesMailer } from '#adapters/ses-mailer';

@@ -1,7 +1,8 @@
 /**
  * What every Lambda handler shares, created once per container (module scope): the config, the
- * Powertools logger, metrics and tracer. The outside world (sink, API client, mailer) is in `./io`, so the
- * Plan bundle does not carry the HTTP and S3 code. The CLI wires the same core in `cli/commands/run.ts`.
+ * Powertools logger, metrics and tracer. The outside world is in `./io` (sink, mailer) and `./api` (the
+ * API client), so each bundle carries only what its handler uses (Plan: S3 and the API client, no SES).
+ * The CLI wires the same core in `cli/commands/run.ts`.
  *
  * The config is a file in the bundle: `cdk synth` writes the validated config as JSON beside the
  * bundled handler (`BUNDLED_CONFIG_FILE`, copied in after esbuild; it holds the secret's *name*, never a

@@ -3,7 +3,9 @@
  * the one secret and reads/writes/deletes/lists under the export prefix only (reading: the report's
  * stored column model); Finalize reads and writes under the prefix (previous manifest, column models,
  * CSV attachments, the manifest), creates and extends the tables of the one Glue database, sends as the
- * one SES identity, reads the SSM parameters the config names as recipient lists, and puts events on the one bus. Plan needs nothing but its log group.
+ * one SES identity, reads the SSM parameters the config names as recipient lists, and puts events on
+ * the one bus. Plan writes the run's task list and reads the one secret (GetSecretValue only) for the
+ * run's credentials preflight (one token request per run, `#core/run/credentials-check`).
  */
 import { Arn, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -39,11 +41,11 @@ export interface ExportFunctionsProps {
   readonly mapConcurrency: number;
   /** The Glue database whose tables Finalize creates and keeps equal to the column models. */
   readonly glueDatabaseName: string;
-  /** ARN of the customer-managed key encrypting the secret (Export may decrypt through Secrets Manager). */
+  /** ARN of the customer-managed key encrypting the secret (Plan and Export may decrypt through Secrets Manager). */
   readonly secretKeyArn?: string;
   /** ARN of the bucket's SSE-KMS key (Export and Finalize may use it through S3). */
   readonly bucketKeyArn?: string;
-  /** Place the Export Lambda (the only one calling the API) in these private subnets. */
+  /** Place the Plan and Export Lambdas (the ones calling the API) in these private subnets. */
   readonly exportVpc?: ExportVpcPlacement;
 }
 
@@ -71,6 +73,8 @@ export class ExportFunctions extends Construct {
       handler: 'plan',
       description: 'report-exporter: plan a run (window + report tasks)',
       environment: { BUCKET_NAME: bucketName },
+      // its token request leaves by the same network path as Export's (the provider's allowlist)
+      ...(props.exportVpc ? { vpc: props.exportVpc } : {}),
     });
     const exporter = new ExporterFunction(this, 'Export', {
       ...common,
@@ -101,6 +105,14 @@ export class ExportFunctions extends Construct {
       conditions: { StringLike: { 's3:prefix': [`${props.prefix}*`] } },
     });
     props.secret.grantRead(exporter.role);
+    // the credentials preflight reads the secret's value and nothing else of it (the ARN CDK's
+    // grantRead uses: the full ARN, or `NAME-??????` for a secret referenced by name or partial ARN)
+    plan.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [props.secret.secretFullArn ?? `${props.secret.secretArn}-??????`],
+      }),
+    );
     exporter.role.addToPolicy(
       new iam.PolicyStatement({
         // GetObject: the window's lease and manifest (compare-and-swap), the staged parts' copy source,
@@ -132,9 +144,9 @@ export class ExportFunctions extends Construct {
       reason: `One task-list object per run, named by the run id (generated per run); limited to "${workflowPrefix(props.prefix)}tasks/" of the one bucket`,
     });
     if (props.secretKeyArn) {
-      exporter.role.addToPolicy(
-        kmsViaService(stack, props.secretKeyArn, 'secretsmanager', SECRET_KEY_ACTIONS),
-      );
+      for (const fn of [plan, exporter]) {
+        fn.role.addToPolicy(kmsViaService(stack, props.secretKeyArn, 'secretsmanager', SECRET_KEY_ACTIONS));
+      }
     }
     if (props.bucketKeyArn) {
       for (const fn of [plan, exporter, finalize]) {

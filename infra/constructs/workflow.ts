@@ -101,7 +101,11 @@ export class ExportWorkflow extends Construct {
         bucket: props.bucket,
         key: sfn.JsonPath.stringAt('$.plan.items.key'),
       }),
-      itemSelector: { task: sfn.JsonPath.objectAt('$$.Map.Item.Value') },
+      // the plan's credentials preflight goes with each task's first step (no token: only its answer)
+      itemSelector: {
+        task: sfn.JsonPath.objectAt('$$.Map.Item.Value'),
+        credentials: sfn.JsonPath.objectAt('$.plan.credentials'),
+      },
       maxConcurrency: props.maxConcurrency,
       mapExecutionType: sfn.StateMachineType.STANDARD,
       // Caught failures are results already; a child that fails anyway becomes a failed row in Finalize.

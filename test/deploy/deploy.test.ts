@@ -183,6 +183,9 @@ describe('cdk deploy of the example config into the emulator', () => {
   });
 });
 
+/** The Lambdas whose share of a run is run under their deployed role's policies. */
+type Phase = 'plan' | 'export' | 'finalize';
+
 const DENIED = /AccessDenied|access denied|not authori[sz]ed|HTTP 403|"<\?xml vers/i;
 /** The phase's failure line (role-run.ts prints `<phase> failed: …`), without runtime warnings. */
 const failure = (stderr: string) =>
@@ -204,9 +207,9 @@ describe("least privilege: each Lambda's path under its deployed role's own poli
   let sim: Simulator;
   let config: Config;
   let iam: IAMClient;
-  const keys: Record<'export' | 'finalize', Keys> = {} as never;
-  const policies: Record<'export' | 'finalize', Record<string, PolicyDocument>> = {} as never;
-  const users = { export: 'lp-export', finalize: 'lp-finalize' } as const;
+  const keys: Record<Phase, Keys> = {} as never;
+  const policies: Record<Phase, Record<string, PolicyDocument>> = {} as never;
+  const users = { plan: 'lp-plan', export: 'lp-export', finalize: 'lp-finalize' } as const;
   const work = mkdtempSync(join(tmpdir(), 'least-privilege-'));
   const exported = join(work, 'exported.json');
   let env: Record<string, string>;
@@ -220,15 +223,14 @@ describe("least privilege: each Lambda's path under its deployed role's own poli
    * releases it, so the next export would meet `WindowBusy` instead of the refusal under test: the
    * leases are cleared (as the admin) before each export phase.
    */
-  const run = async (who: 'export' | 'finalize') => {
+  const run = async (who: Phase) => {
     if (who === 'export') await clearLeases();
-    return runPhase(
-      moto,
-      keys[who],
-      config,
-      env,
-      who === 'export' ? ['export', exported] : ['finalize', exported, join(work, 'final.json')],
-    );
+    const args = {
+      plan: ['plan'],
+      export: ['export', exported],
+      finalize: ['finalize', exported, join(work, 'final.json')],
+    };
+    return runPhase(moto, keys[who], config, env, args[who]);
   };
 
   const clearLeases = async () => {
@@ -258,8 +260,10 @@ describe("least privilege: each Lambda's path under its deployed role's own poli
     await new SESv2Client(moto.clientConfig()).send(
       new CreateEmailIdentityCommand({ EmailIdentity: 'reports@example.com' }),
     );
+    policies.plan = await rolePolicies(iam, roleOf('plan a run'));
     policies.export = await rolePolicies(iam, roleOf('export one report'));
     policies.finalize = await rolePolicies(iam, roleOf('manifest, summary email'));
+    keys.plan = await createUser(iam, users.plan, policies.plan);
     keys.export = await createUser(iam, users.export, policies.export);
     keys.finalize = await createUser(iam, users.finalize, policies.finalize);
     const adminKeys = await createUser(iam, 'lp-admin', {
@@ -274,6 +278,13 @@ describe("least privilege: each Lambda's path under its deployed role's own poli
     await sim?.close();
     rmSync(work, { recursive: true, force: true });
   });
+
+  it('plans (the credentials preflight: secret read and one token request; the task list) as the Plan role', async (ctx) => {
+    needMoto(ctx);
+    const out = await run('plan');
+    expect(failure(out.stderr)).toBe('');
+    expect(out.code).toBe(0);
+  }, 120_000);
 
   it('exports every report (secret read, S3 writes, multipart upload, abort, list, delete) as the Export role', async (ctx) => {
     needMoto(ctx);
@@ -306,14 +317,14 @@ describe("least privilege: each Lambda's path under its deployed role's own poli
     ).rejects.toThrow(/Access ?Denied/i);
   });
 
-  for (const who of ['export', 'finalize'] as const) {
+  for (const who of ['plan', 'export', 'finalize'] as const) {
     it(`fails the ${who} path when any one statement of its policy is removed`, async (ctx) => {
       needMoto(ctx);
       // the Glue statements are not exercised under enforcement (see GLUE_DATABASE above)
       const removable = removableStatements(policies[who]).filter(
         (s) => !s.actions.split(',').every((a) => a.startsWith('glue:')),
       );
-      expect(removable.length).toBeGreaterThanOrEqual(who === 'export' ? 3 : 4);
+      expect(removable.length).toBeGreaterThanOrEqual({ plan: 2, export: 3, finalize: 4 }[who]);
       const results: { actions: string; code: number | null; error: string }[] = [];
       try {
         for (const s of removable) {

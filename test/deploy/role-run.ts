@@ -2,10 +2,12 @@
  * One Lambda's share of a run, in its own process with one role's credentials (as each Lambda has its
  * own role), for the least-privilege test (not a test file):
  *
+ *   node --import tsx test/deploy/role-run.ts plan
  *   node --import tsx test/deploy/role-run.ts export  OUT.json
  *   node --import tsx test/deploy/role-run.ts finalize IN.json OUT.json
  *
- * `export` plans the run (its task list to S3), exports every report step by step (secret read, S3 writes, listing and
+ * `plan` runs the Plan handler: the run's credentials preflight (the secret read, one token request,
+ * which must be accepted) and its task list to S3. `export` plans the run (its task list to S3), exports every report step by step (secret read, S3 writes, listing and
  * removal of stale parts), then streams a 17 MiB object through the S3 sink (a multipart upload), abandons
  * a 9 MiB one (AbortMultipartUpload) and deletes the first (DeleteObjects). `finalize` runs the Finalize
  * handler on the export's result (previous manifest, CSV attachments, manifest, SES, EventBridge).
@@ -31,6 +33,17 @@ process.env.REPORT_EXPORTER_CONFIG_FILE = writeBundledConfig(
 );
 const context = { getRemainingTimeInMillis: () => 15 * 60_000, functionName: phase, awsRequestId: 'lp' };
 type Handler<T> = (event: unknown, ctx: typeof context) => Promise<T>;
+
+async function planPhase(): Promise<void> {
+  const plan = await ((await import('#handlers/plan')).handler as Handler<PlannedRun>)(
+    { scheduleId: config.schedules[0]?.id, scheduledTime: '2026-11-23T07:00:00Z' },
+    context,
+  );
+  // a preflight that could not read the secret or ask for a token says why, and fails the phase
+  if (plan.credentials?.status !== 'accepted')
+    throw new Error(`the credentials preflight: ${JSON.stringify(plan.credentials)}`);
+  if (plan.taskCount < 1) throw new Error('Plan wrote no task');
+}
 
 async function exportPhase(out: string): Promise<void> {
   const plan = await ((await import('#handlers/plan')).handler as Handler<PlannedRun>)(
@@ -118,7 +131,8 @@ async function finalizePhase(input: string, out: string): Promise<void> {
 }
 
 try {
-  if (phase === 'export') await exportPhase(String(first));
+  if (phase === 'plan') await planPhase();
+  else if (phase === 'export') await exportPhase(String(first));
   else await finalizePhase(String(first), String(second));
 } catch (err: unknown) {
   process.stderr.write(

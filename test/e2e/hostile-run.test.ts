@@ -2,7 +2,8 @@
  * Issue 23's operator habits and hostile schedules through the CLI (`report-exporter run` as a child
  * process against a loopback API): a token 403 with four reports at concurrency 4, a duplicated
  * `--report`, 500 reports in one schedule, metric and report names from Object's prototype, half-set
- * credentials and no AWS region, a config saved as UTF-16, an `--out` that cannot be written. Each
+ * credentials, no AWS region, a secret missing or half-set in Secrets Manager (moto_server), a config
+ * saved as UTF-16, an `--out` that cannot be written. Each
  * asserts the exit code, the message, the manifest's state (or that none was written) and scans
  * every output for the client secret. test/handlers/hostile-run-workflow.e2e.test.ts runs those that
  * apply to the Lambda through the deployed bundles.
@@ -10,6 +11,11 @@
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  CreateSecretCommand,
+  DeleteSecretCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Manifest, ManifestSchema } from '#core/manifest';
 import { leaks, needles } from '../support/hostile-cases';
@@ -21,6 +27,8 @@ import {
   PROTO_TOTALS,
   requestsSince,
   SECRET,
+  SECRET_HALF_MESSAGE,
+  SECRET_MISSING_MESSAGE,
   schedulesConfig,
   serveRows,
   TOKEN_403_MESSAGE,
@@ -28,6 +36,7 @@ import {
 import { type HostileServer, startHostileServer } from '../support/hostile-server';
 import { readOutputs } from '../support/outputs';
 import { apiCredentials, runArgs, runCli } from '../support/run-cli';
+import { needMoto, startMoto } from '../support/servers';
 
 const CREDS = apiCredentials({ clientId: CLIENT_ID, clientSecret: SECRET });
 
@@ -191,6 +200,45 @@ describe('report-exporter run with hostile schedules and an operator’s habits'
     expect(r.stderr.split(message)).toHaveLength(2);
     expect(r.manifest).toBeNull();
     expect(r.requests).toEqual({ token: 0, data: 0 });
+  });
+
+  it('a secret missing or half-set in Secrets Manager: named once, before any report, no manifest (exit 2 / 1), as Plan fails in the deployment', async (ctx) => {
+    needMoto(ctx);
+    const moto = await startMoto();
+    const aws = {
+      REPORTING_CLIENT_ID: '',
+      REPORTING_CLIENT_SECRET: '',
+      AWS_REGION: 'eu-central-1',
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: moto.endpoint,
+    };
+    try {
+      serveRows(server);
+      const missing = await run('no-secret', 'four', [], aws);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr.split(`error: ${SECRET_MISSING_MESSAGE}\n`)).toHaveLength(2);
+      const secrets = new SecretsManagerClient({
+        endpoint: moto.endpoint,
+        region: 'eu-central-1',
+        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      });
+      const SecretString = JSON.stringify({ clientId: CLIENT_ID });
+      await secrets.send(new CreateSecretCommand({ Name: 'test/reporting', SecretString }));
+      const half = await run('half-secret', 'four', [], aws);
+      expect(half.code).toBe(1);
+      expect(half.stderr.split(`error: ${SECRET_HALF_MESSAGE}\n`)).toHaveLength(2);
+      await secrets.send(
+        new DeleteSecretCommand({ SecretId: 'test/reporting', ForceDeleteWithoutRecovery: true }),
+      );
+      for (const r of [missing, half]) {
+        expect(r.stdout).toBe('');
+        expect(r.manifest).toBeNull();
+        expect(r.requests).toEqual({ token: 0, data: 0 });
+      }
+    } finally {
+      await moto.stop();
+    }
   });
 
   it('a config saved as UTF-16 with a BOM is read (exit 0)', async () => {

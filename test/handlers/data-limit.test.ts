@@ -15,6 +15,9 @@ import type { Sink } from '#core/sink';
 import { definitionOf, synthExample } from '../infra/synth';
 import { type Definition, type Invoke, type MapIo, runStates } from './asl';
 
+/** What the Plan handler returns as `credentials` when the token route issued a token. */
+const ACCEPTED = { status: 'accepted' } as const;
+
 const LIMIT = 256 * 1024;
 const RUN = { scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' };
 
@@ -60,7 +63,12 @@ async function run(topBytesOf: (reportId: string) => number) {
       plan = planRun(config, RUN, { now: () => new Date(RUN.scheduledTime), newRunId: () => 'run-1' });
       const { tasks, ...rest } = plan;
       objects.set('tasks.json', JSON.stringify(tasks));
-      return { ...rest, items: { bucket: 'b', key: 'tasks.json' }, taskCount: tasks.length };
+      return {
+        ...rest,
+        items: { bucket: 'b', key: 'tasks.json' },
+        taskCount: tasks.length,
+        credentials: ACCEPTED,
+      };
     }
     if (resource.includes('Finalize')) {
       finalizeInput = input;

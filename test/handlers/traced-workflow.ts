@@ -81,6 +81,8 @@ export interface Traced {
   readonly manifestKey: string | null;
   readonly error: unknown;
   readonly exportSteps: number;
+  /** How many Export containers the run used (1 unless `coldExport` is given). */
+  readonly exportContainers: number;
 }
 
 export interface TraceOptions {
@@ -90,6 +92,19 @@ export interface TraceOptions {
   readonly input: { readonly scheduleId: string; readonly scheduledTime: string };
   /** What `getRemainingTimeInMillis` answers in every step (a small budget makes reports continue). */
   readonly budgetMs: number;
+  /**
+   * Run each Map item's Export steps in a container of its own, as on AWS at the Map's concurrency:
+   * `coldExport` imports a fresh instance of the Export bundle (its module state — API client, token,
+   * remembered token failures — starts empty), called once per item. Default: every item shares
+   * `bundles.export`, as one warm container would.
+   */
+  readonly coldExport?: () => Promise<Handler>;
+}
+
+/** The Map item an Export step belongs to (its task), so its continuations stay in its container. */
+function itemOf(input: unknown): string {
+  const task = (input as { task?: { runId?: string; reportId?: string; window?: { end?: string } } }).task;
+  return `${task?.runId}/${task?.window?.end}/${task?.reportId}`;
 }
 
 /** One workflow execution, every payload and log line kept as text; an error is returned, not thrown. */
@@ -99,12 +114,22 @@ export async function traceWorkflow(o: TraceOptions): Promise<Traced> {
   let exportSteps = 0;
   let manifestKey: string | null = null;
   const context = { getRemainingTimeInMillis: () => o.budgetMs };
+  const containers = new Map<string, Promise<Handler>>();
+  const handlerFor = (name: Step, input: unknown): Promise<Handler> | Handler => {
+    if (name !== 'export' || !o.coldExport) return o.bundles[name];
+    const item = itemOf(input);
+    const container = containers.get(item) ?? o.coldExport();
+    containers.set(item, container);
+    return container;
+  };
   const invoke: Invoke = async (resource, input) => {
     const name = resource.includes('Plan') ? 'plan' : resource.includes('Finalize') ? 'finalize' : 'export';
     if (name === 'export') exportSteps += 1;
-    texts[`state ${n} ${name} input`] = JSON.stringify(input);
-    const out = await o.bundles[name](JSON.parse(JSON.stringify(input)), context);
-    texts[`state ${n++} ${name} output`] = JSON.stringify(out);
+    const i = n++; // taken before the call: the Map's items run at once
+    texts[`state ${i} ${name} input`] = JSON.stringify(input);
+    const handler = await handlerFor(name, input);
+    const out = await handler(JSON.parse(JSON.stringify(input)), context);
+    texts[`state ${i} ${name} output`] = JSON.stringify(out);
     if (name === 'finalize') manifestKey = (out as { manifestKey: string }).manifestKey;
     return JSON.parse(JSON.stringify(out));
   };
@@ -133,5 +158,5 @@ export async function traceWorkflow(o: TraceOptions): Promise<Traced> {
     process.stderr.write = err;
   }
   texts.logs = logs.join('');
-  return { texts, manifestKey, error, exportSteps };
+  return { texts, manifestKey, error, exportSteps, exportContainers: o.coldExport ? containers.size : 1 };
 }

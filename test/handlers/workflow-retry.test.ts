@@ -16,6 +16,9 @@ import type { ExportStepResult, ReportTask } from '#core/run/types';
 import { workflowDefinition } from '../infra/synth';
 import { type Definition, type Invoke, type MapIo, type Observed, runStates } from './asl';
 
+/** What the Plan handler returns as `credentials` when the token route issued a token. */
+const ACCEPTED = { status: 'accepted' } as const;
+
 const RUN = { scheduleId: 'daily', scheduledTime: '2026-11-23T06:00:00Z' };
 const config: Config = parseConfig(`
 api: { baseUrl: https://reporting.example.com, credentialsSecret: reporting/v2/client }
@@ -82,7 +85,12 @@ async function run(failure: () => Error, times: number) {
         newRunId: () => 'run-1',
       });
       objects.set('tasks.json', JSON.stringify(tasks));
-      return { ...plan, items: { bucket: 'b', key: 'tasks.json' }, taskCount: tasks.length };
+      return {
+        ...plan,
+        items: { bucket: 'b', key: 'tasks.json' },
+        taskCount: tasks.length,
+        credentials: ACCEPTED,
+      };
     }
     if (resource.includes('Finalize')) {
       finalizeInput = input;

@@ -25,6 +25,9 @@ import type { Sink } from '#core/sink';
 import { workflowDefinition } from '../infra/synth';
 import { type Definition, type Invoke, type MapIo, type Observed, runStates } from './asl';
 
+/** What the Plan handler returns as `credentials` when the token route issued a token. */
+const ACCEPTED = { status: 'accepted' } as const;
+
 const PAYLOAD_LIMIT = 256 * 1024;
 const REPORTS = 20;
 const LOOKBACK = 27;
@@ -126,7 +129,12 @@ beforeAll(async () => {
       });
       const key = runTasksKey(config.output.prefix, plan.runId);
       await writeTasks(sink, key, tasks);
-      planned = { ...plan, items: { bucket: 'exports-bucket', key }, taskCount: tasks.length };
+      planned = {
+        ...plan,
+        items: { bucket: 'exports-bucket', key },
+        taskCount: tasks.length,
+        credentials: ACCEPTED,
+      };
       return JSON.parse(JSON.stringify(planned));
     }
     if (resource.includes('Finalize')) {

@@ -66,7 +66,7 @@ describe('customer-managed KMS keys', () => {
     );
   });
 
-  it('lets only the Export role decrypt the secret, and only through Secrets Manager', () => {
+  it('lets only the Plan (credentials preflight) and Export roles decrypt the secret, and only through Secrets Manager', () => {
     const secretKey = {
       Effect: 'Allow',
       Action: 'kms:Decrypt',
@@ -74,9 +74,8 @@ describe('customer-managed KMS keys', () => {
       Condition: { StringEquals: { 'kms:ViaService': `secretsmanager.${REGION}.amazonaws.com` } },
     };
     expect(statementsOf(built.template, 'FunctionsExportRole')).toContainEqual(secretKey);
-    for (const role of ['FunctionsFinalizeRole', 'FunctionsPlanRole']) {
-      expect(JSON.stringify(statementsOf(built.template, role))).not.toContain(SECRET_KEY);
-    }
+    expect(statementsOf(built.template, 'FunctionsPlanRole')).toContainEqual(secretKey);
+    expect(JSON.stringify(statementsOf(built.template, 'FunctionsFinalizeRole'))).not.toContain(SECRET_KEY);
   });
 
   it('lets Plan, Export, Finalize and the Distributed Map write and read SSE-KMS objects of an existing bucket, only through S3', () => {
@@ -190,16 +189,18 @@ describe('export retention and removal policy', () => {
   });
 });
 
-describe('VPC placement of the Export Lambda', () => {
+describe('VPC placement of the Lambdas that call the API', () => {
   const vpc = { vpcId: 'vpc-0a1b2c3d4e5f60718', subnetIds: ['subnet-0aaa1111', 'subnet-0bbb2222'] };
 
-  it('puts only the Export Lambda into the private subnets, with an outbound-only security group', () => {
+  it('puts only Plan (its token preflight) and Export into the private subnets, with outbound-only security groups', () => {
     const { app, template } = build({ vpc });
     const fns = Object.values(resourcesOf(template, 'AWS::Lambda::Function'));
     const inVpc = fns.filter((f) => f.Properties.VpcConfig);
-    expect(inVpc).toHaveLength(1);
-    expect(String(inVpc[0]?.Properties.Description)).toContain('export one report');
-    expect(inVpc[0]?.Properties.VpcConfig).toMatchObject({ SubnetIds: vpc.subnetIds });
+    expect(inVpc.map((f) => String(f.Properties.Description)).sort()).toEqual([
+      'report-exporter: export one report (continues from a checkpoint)',
+      'report-exporter: plan a run (window + report tasks)',
+    ]);
+    for (const fn of inVpc) expect(fn.Properties.VpcConfig).toMatchObject({ SubnetIds: vpc.subnetIds });
     template.hasResourceProperties('AWS::EC2::SecurityGroup', {
       VpcId: vpc.vpcId,
       SecurityGroupEgress: [{ CidrIp: '0.0.0.0/0', IpProtocol: '-1' }],
@@ -209,9 +210,11 @@ describe('VPC placement of the Export Lambda', () => {
         Properties: { SecurityGroupIngress: Match.anyValue() },
       }),
     ).toEqual({});
-    expect(statementsOf(template, 'FunctionsExportRole')).toContainEqual(
-      expect.objectContaining({ Action: expect.arrayContaining(['ec2:CreateNetworkInterface']) }),
-    );
+    for (const role of ['FunctionsExportRole', 'FunctionsPlanRole']) {
+      expect(statementsOf(template, role)).toContainEqual(
+        expect.objectContaining({ Action: expect.arrayContaining(['ec2:CreateNetworkInterface']) }),
+      );
+    }
     expect(JSON.stringify(statementsOf(template, 'FunctionsFinalizeRole'))).not.toContain('ec2:');
     expect(nagViolations(app)).toEqual([]);
   });

@@ -316,13 +316,18 @@ describe('least privilege', () => {
     expect(JSON.stringify(st)).not.toMatch(/secretsmanager/);
   });
 
-  it('Plan may only write its logs, its traces and its task lists; no Lambda role has a "*" resource but for X-Ray, or a "*" action', () => {
+  it('Plan may only write its logs, its traces and its task lists, and read the one secret’s value (the credentials preflight); no Lambda role has a "*" resource but for X-Ray, or a "*" action', () => {
     const xray = (st: Statement) => list(st.Action).every((a) => a.startsWith('xray:'));
     const plan = statementsOf('FunctionsPlanRole');
     expect(plan.filter((st) => !xray(st)).map((st) => st.Action)).toEqual([
       ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      'secretsmanager:GetSecretValue',
       's3:PutObject',
     ]);
+    // that one secret's value only: not DescribeSecret, not another secret
+    expect(plan.find((st) => st.Action === 'secretsmanager:GetSecretValue')?.Resource).toBe(
+      'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:reporting/v2/client-??????',
+    );
     expect(JSON.stringify(plan.find((st) => st.Action === 's3:PutObject')?.Resource)).toContain(
       '/exports/_workflow/tasks/*',
     );

@@ -14,6 +14,14 @@ export const PROTO = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
 export const TOKEN_403_MESSAGE =
   "client not permitted — retrying will not help, contact the provider's account team (POST /oauth/token answered 403 Forbidden: Client not permitted: Contact the account team.)";
 
+/** The message a run stops with, before any report, when the config's secret does not exist. */
+export const SECRET_MISSING_MESSAGE =
+  'secret "test/reporting" was not found in Secrets Manager: create it with a SecretString {"clientId","clientSecret"}, or set REPORTING_CLIENT_ID and REPORTING_CLIENT_SECRET for a local run';
+
+/** …and when it exists without a client secret. */
+export const SECRET_HALF_MESSAGE =
+  'secret "test/reporting" lacks non-empty string field(s) clientSecret; expected a SecretString of JSON {"clientId": "…", "clientSecret": "…"}';
+
 /**
  * Schedules `four` (four reports, concurrency 4) and `proto` (names from Object's prototype, lookback
  * 1); with `big`, also `big`, 500 reports — over the deployment limits.

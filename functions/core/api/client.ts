@@ -254,7 +254,17 @@ export function createApiClient(options: ApiClientOptions): ReportingApi {
     },
     redact: (value) => redactor.value(value),
     async ready() {
-      redactor.add((await options.credentials()).clientSecret, true);
+      const given = await options.credentials();
+      redactor.add(given.clientSecret, true);
+      // an id or secret that is only whitespace is named here, before any report, not once per report
+      trimmedCredentials(given);
+    },
+    async authenticate(call = {}) {
+      try {
+        await tokens.get(call);
+      } catch (err: unknown) {
+        throw redactError(redactor, err);
+      }
     },
     async close() {
       await http.close();

@@ -99,6 +99,13 @@ export interface ReportingApi {
    */
   ready?(): Promise<void>;
   /**
+   * Asks the token route for a token and drops it (the deployed Plan's credentials preflight: one
+   * token request per run, whatever the number of Export containers). Rejects with the token route's
+   * error, redacted (AUTH_REJECTED, AUTH_FORBIDDEN, AUTH_FAILED …), or CREDENTIALS_* when the
+   * credentials cannot be read. Uses the call's deadline and retry hook. Absent on test doubles.
+   */
+  authenticate?(options?: Pick<PageOptions, 'deadlineMs' | 'onRetry' | 'runId'>): Promise<void>;
+  /**
    * A copy of `value` with every secret this client knows (client secret, tokens, their segments, in
    * every encoding) masked: for text that came from the API and leaves the process another way than
    * an error (the summary's top rows). Absent on test doubles that hold no secrets.

@@ -1,7 +1,7 @@
 /**
  * The config's `deploy` section: options only `cdk deploy` reads (the CLI ignores them). Each one is a
  * production need of a platform account: customer-managed KMS keys, tags on every resource, export
- * retention, the bucket's removal policy, a VPC for the Export Lambda (fixed egress IP through a NAT),
+ * retention, the bucket's removal policy, a VPC for the Lambdas that call the API (fixed egress IP through a NAT),
  * an Athena workgroup for consumers. Documented in docs/config.md and docs/deploy.md.
  */
 import { z } from 'zod';

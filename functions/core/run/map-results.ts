@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import type { Config } from '../config/schema';
 import { WindowSchema } from '../manifest';
+import { CredentialsCheckSchema } from './credentials-check';
 import { failedEntry } from './failed-entry';
 import {
   type ReportOutcome,
@@ -29,6 +30,11 @@ export type MapResult = z.infer<typeof MapResultSchema>;
 export const PlannedRunSchema = z.extend(z.omit(RunPlanSchema, { tasks: true }), {
   items: z.object({ bucket: z.string(), key: z.string() }),
   taskCount: z.int().check(z.nonnegative()),
+  /**
+   * The credentials preflight's answer (./credentials-check), which the Map hands to every Export
+   * task; always set by Plan (the Map's ItemSelector reads it), optional for plans of older versions.
+   */
+  credentials: z.optional(CredentialsCheckSchema),
 });
 export type PlannedRun = z.infer<typeof PlannedRunSchema>;
 
