@@ -41,9 +41,24 @@ export function truncate(value: string, max: number): string {
   return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
 }
 
-const INTEGER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const DECIMAL = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const PERCENT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/**
+ * An en-US number format made on first use, not when the module loads: the process's first
+ * `Intl.NumberFormat` loads ICU's locale data (~15–30 ms), which every Lambda bundle importing this
+ * module paid at cold start although only an email formats numbers (docs/performance.md, "Lambda").
+ */
+export function lazyNumberFormat(options: Intl.NumberFormatOptions): { format(value: number): string } {
+  let f: Intl.NumberFormat | undefined;
+  return {
+    format: (value) => {
+      f ??= new Intl.NumberFormat('en-US', options);
+      return f.format(value);
+    },
+  };
+}
+
+const INTEGER = lazyNumberFormat({ maximumFractionDigits: 0 });
+const DECIMAL = lazyNumberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const PERCENT = lazyNumberFormat({ minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /** Integers with thousands separators; doubles (money, rates) with 2 decimals; never NaN/Infinity. */
 export function formatNumber(value: number, type: ColumnType | 'auto' = 'auto'): string {

@@ -4,7 +4,7 @@
  * a plain number by its column type. Never NaN or Infinity.
  */
 import type { ColumnType } from '../manifest';
-import { formatNumber } from './format';
+import { formatNumber, lazyNumberFormat } from './format';
 import { words } from './labels';
 
 export type Unit = 'money' | 'seconds' | 'percent' | 'number';
@@ -50,13 +50,9 @@ function wholeMoney(currency: string): Intl.NumberFormat {
   }
   return f;
 }
-const PERCENT = new Intl.NumberFormat('en-US', {
-  style: 'percent',
-  minimumFractionDigits: 1,
-  maximumFractionDigits: 2,
-});
-const ONE_DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-const WHOLE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const PERCENT = lazyNumberFormat({ style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 2 });
+const ONE_DECIMAL = lazyNumberFormat({ maximumFractionDigits: 1 });
+const WHOLE = lazyNumberFormat({ maximumFractionDigits: 0 });
 
 /** `12.3 s`, `4 min 05 s`, `1,234 h 05 min`. */
 export function formatSeconds(value: number): string {
