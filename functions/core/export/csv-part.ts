@@ -2,7 +2,7 @@
 import { csvHeader, csvLines } from './csv';
 import type { Cell } from './flatten';
 import type { ColumnDef } from './model';
-import type { ColumnCells, PartEncoder } from './part-encoder';
+import type { ColumnCells, GroupAhead, PartEncoder } from './part-encoder';
 
 const encoder = new TextEncoder();
 /** Rows per encoded chunk: bounds the size of the intermediate strings. */
@@ -50,7 +50,7 @@ export class CsvEncoder implements PartEncoder {
   }
 
   /** A group's lines already encoded slice by slice (`encoder.ts`), after the header if first. */
-  encodedAhead(chunks: readonly Uint8Array[]): Uint8Array[] {
+  encodedAhead({ csv: chunks }: GroupAhead): Uint8Array[] {
     if (chunks.length === 0) return [];
     const out = this.headerDone
       ? [...chunks]

@@ -13,9 +13,11 @@
 import type { Window } from '../manifest';
 import { GroupCells } from './cells';
 import { csvBytes, doubleColumns } from './csv-part';
+import type { Cell } from './flatten';
 import type { Format } from './formats';
 import type { ColumnDef } from './model';
-import type { PartEncoder } from './part-encoder';
+import { ColumnAhead } from './parquet-ahead';
+import type { GroupAhead, PartEncoder } from './part-encoder';
 import { PART_ENCODERS } from './part-encoders';
 import { type ColumnBatch, RowGroupBuffer } from './rowgroup';
 
@@ -31,14 +33,16 @@ export interface PartSpec {
 
 /**
  * What the writer already knows about the part a slice goes into when it sends the slice: its columns
- * (the model then), window and CSV guard. With it the host encodes the slice's CSV lines at once,
- * while the row group fills, instead of all of them after the group's last page; a group whose
- * slices were encoded for other columns (the model grew mid-group) is encoded whole at `encode`.
+ * (the model then), window, formats and CSV guard. With it the host encodes the slice's CSV lines and
+ * prepares its Parquet columns (`parquet-ahead.ts`) at once, while the row group fills, instead of
+ * all of it after the group's last page; a group whose slices were taken for other columns (the model
+ * grew mid-group) is encoded whole at `encode`.
  */
 export interface SliceSpec {
   readonly columns: readonly ColumnDef[];
   readonly window: Window;
   readonly formulaGuard: boolean;
+  readonly formats: readonly Format[];
 }
 
 /** Bytes to append to each format's object, in order. */
@@ -70,12 +74,14 @@ export type EncoderRequest =
 interface StreamState {
   group: RowGroupBuffer;
   /**
-   * CSV lines of every slice of the group, encoded as it arrived, and the spec they were encoded
-   * for (none before the group's first slice); null once a slice could not be encoded ahead.
+   * Every slice of the group taken ahead as it arrived (CSV lines, Parquet columns), and the spec
+   * they were taken for (none before the group's first slice); null once a slice could not be.
    */
-  lines: { spec?: SliceSpec; readonly chunks: Uint8Array[] } | null;
+  ahead: (GroupAhead & { spec?: SliceSpec }) | null;
   readonly parts: Map<number, Map<Format, PartEncoder>>;
 }
+
+const noAhead = (): GroupAhead & { spec?: SliceSpec } => ({ csv: [], parquet: null });
 
 /** Executes encoder requests; holds every stream's buffered rows and open parts. */
 export class EncoderHost {
@@ -88,7 +94,7 @@ export class EncoderHost {
     }
     const state = this.state(req.stream);
     if (req.op === 'append') {
-      this.encodeLines(state, req.batch, req.spec);
+      this.takeAhead(state, req.batch, req.spec);
       state.group.append(req.batch);
       return undefined;
     }
@@ -96,11 +102,11 @@ export class EncoderHost {
     const out: EncodedBytes = {};
     if (req.op === 'encode') {
       const cells = new GroupCells(state.group, req.part.window);
-      const ahead = fits(state.lines?.spec, req.part) ? state.lines?.chunks : undefined;
+      const ahead = fits(state.ahead?.spec, req.part) ? state.ahead : null;
       state.group = new RowGroupBuffer();
-      state.lines = { chunks: [] };
+      state.ahead = noAhead();
       for (const [format, enc] of encoders)
-        out[format] = ahead && enc.encodedAhead ? enc.encodedAhead(ahead) : enc.group(cells);
+        out[format] = (ahead && enc.encodedAhead?.(ahead, cells.rows)) ?? enc.group(cells);
     } else {
       for (const [format, enc] of encoders) out[format] = enc.finish();
       state.parts.delete(req.part.id);
@@ -108,30 +114,32 @@ export class EncoderHost {
     return out;
   }
 
-  /** The slice's CSV lines, encoded now (its cells are read before the group takes the batch). */
-  private encodeLines(state: StreamState, batch: ColumnBatch, spec: SliceSpec | undefined): void {
-    const lines = state.lines;
-    if (lines === null) return;
-    if (spec === undefined || (lines.spec !== undefined && !sameSpec(lines.spec, spec))) {
-      state.lines = null;
+  /**
+   * The slice's CSV lines, encoded now, and its Parquet columns, prepared now (its cells are read
+   * before the group takes the batch).
+   */
+  private takeAhead(state: StreamState, batch: ColumnBatch, spec: SliceSpec | undefined): void {
+    const ahead = state.ahead;
+    if (ahead === null) return;
+    if (spec === undefined || (ahead.spec !== undefined && !sameSpec(ahead.spec, spec))) {
+      state.ahead = null;
       return;
     }
     const cells = new GroupCells(RowGroupBuffer.of(batch), spec.window);
-    lines.chunks.push(
-      csvBytes(
-        spec.columns.map((c) => cells.of(c)),
-        batch.rows,
-        spec.formulaGuard,
-        doubleColumns(spec.columns),
-      ),
-    );
-    lines.spec = spec;
+    const columns = spec.columns.map((c) => cells.of(c));
+    if (spec.formats.includes('csv'))
+      ahead.csv.push(csvBytes(columns, batch.rows, spec.formulaGuard, doubleColumns(spec.columns)));
+    if (spec.formats.includes('parquet')) {
+      ahead.parquet ??= spec.columns.map((c) => new ColumnAhead(c));
+      for (const [i, column] of ahead.parquet.entries()) column.add(columns[i] as readonly Cell[]);
+    }
+    ahead.spec = spec;
   }
 
   private state(stream: number): StreamState {
     let state = this.streams.get(stream);
     if (state === undefined) {
-      state = { group: new RowGroupBuffer(), lines: { chunks: [] }, parts: new Map() };
+      state = { group: new RowGroupBuffer(), ahead: noAhead(), parts: new Map() };
       this.streams.set(stream, state);
     }
     return state;
@@ -155,13 +163,20 @@ export class EncoderHost {
 function fits(spec: SliceSpec | undefined, part: PartSpec): boolean {
   return (
     spec !== undefined &&
-    sameSpec(spec, { columns: part.columns, window: part.window, formulaGuard: part.formulaGuard ?? false })
+    sameSpec(spec, {
+      columns: part.columns,
+      window: part.window,
+      formulaGuard: part.formulaGuard ?? false,
+      formats: part.formats,
+    })
   );
 }
 
 function sameSpec(a: SliceSpec, b: SliceSpec): boolean {
   return (
     a.formulaGuard === b.formulaGuard &&
+    a.formats.length === b.formats.length &&
+    a.formats.every((f, i) => b.formats[i] === f) &&
     a.window.start === b.window.start &&
     a.window.end === b.window.end &&
     a.columns.length === b.columns.length &&

@@ -16,7 +16,14 @@ import {
   RLE_DICTIONARY,
 } from './parquet-schema';
 import { type Statistics, statistics } from './parquet-stats';
-import { dictionaryOf, FIXED_BYTES, physicalOf, physicalValues, type Value } from './parquet-values';
+import {
+  type Dictionary,
+  dictionaryOf,
+  FIXED_BYTES,
+  physicalOf,
+  physicalValues,
+  type Value,
+} from './parquet-values';
 
 /** What the footer records of one column chunk. */
 export interface Chunk {
@@ -78,6 +85,22 @@ function pageBounds(rows: number, total: number, sizeOf: (row: number) => number
   return pages;
 }
 
+/**
+ * A column of a row group ready to be written as a chunk: its values as written, which rows are
+ * defined, the dictionary when it pays, the statistics, and a plain string column's UTF-8. Made from
+ * the whole group's cells here (`prepareColumn`), or slice by slice as the group fills
+ * (`parquet-ahead.ts`), with the same result.
+ */
+export interface PreparedColumn {
+  readonly values: readonly (Value | null)[];
+  readonly defined: Uint8Array;
+  readonly present: number;
+  readonly dict: Dictionary | undefined;
+  readonly statistics: Statistics;
+  /** A plain (no dictionary) BYTE_ARRAY column: its length-prefixed UTF-8, each row's start (rows + 1). */
+  readonly plain?: { readonly bytes: Uint8Array; readonly offsets: Int32Array };
+}
+
 /** Writes one column chunk of a row group to `out`, whose first byte is at `base` in the file. */
 export function writeChunk(
   out: ByteSink,
@@ -86,6 +109,11 @@ export function writeChunk(
   column: ColumnDef,
   cells: readonly Cell[],
 ): Chunk {
+  return writePrepared(out, base, scratch, column, prepareColumn(column, cells, scratch));
+}
+
+/** The whole group's cells of `column` prepared at once (a plain string column's UTF-8 in `scratch`). */
+export function prepareColumn(column: ColumnDef, cells: readonly Cell[], scratch: Scratch): PreparedColumn {
   const physical = physicalOf(column.type);
   const values = physicalValues(column.type, cells);
   const rows = values.length;
@@ -101,6 +129,34 @@ export function writeChunk(
   }
   const dict = dictionaryOf(values, physical);
   const stats = statistics(physical, dict ? dict.values : values, rows - present, nans);
+  // a plain string column is written as UTF-8 once; each page is then a range of those bytes
+  let plain: PreparedColumn['plain'];
+  if (!dict && physical === 'BYTE_ARRAY') {
+    const sink = scratch.plain;
+    sink.length = 0;
+    const offsets = scratch.offsetsFor(rows);
+    for (let i = 0; i < rows; i += 1) {
+      offsets[i] = sink.length;
+      const v = values[i];
+      if (v !== null) sink.utf8Prefixed(v as string);
+    }
+    offsets[rows] = sink.length;
+    plain = { bytes: sink.buf, offsets };
+  }
+  return { values, defined, present, dict, statistics: stats, ...(plain ? { plain } : {}) };
+}
+
+/** Writes a prepared column as one chunk to `out`, whose first byte is at `base` in the file. */
+export function writePrepared(
+  out: ByteSink,
+  base: number,
+  scratch: Scratch,
+  column: ColumnDef,
+  prepared: PreparedColumn,
+): Chunk {
+  const physical = physicalOf(column.type);
+  const { values, defined, present, dict, statistics: stats } = prepared;
+  const rows = values.length;
   const fileOffset = base + out.length;
   const thrift = new Compact(out);
   let uncompressed = 0;
@@ -125,19 +181,7 @@ export function writeChunk(
     out.bytes(packed);
   }
 
-  // a plain string column is written as UTF-8 once; each page is then a range of those bytes
-  let offsets: Int32Array | undefined;
-  if (!dict && physical === 'BYTE_ARRAY') {
-    const plain = scratch.plain;
-    plain.length = 0;
-    offsets = scratch.offsetsFor(rows);
-    for (let i = 0; i < rows; i += 1) {
-      offsets[i] = plain.length;
-      const v = values[i];
-      if (v !== null) plain.utf8Prefixed(v as string);
-    }
-    offsets[rows] = plain.length;
-  }
+  const offsets = prepared.plain?.offsets;
   const encoding = dict ? RLE_DICTIONARY : physical === 'BOOLEAN' && rows > 16 ? RLE : PLAIN;
   // pages by estimated value bytes: a plain string's UTF-8 length, else a fixed size (a 4-byte index)
   let bounds: [number, number][];
@@ -164,7 +208,10 @@ export function writeChunk(
 
     let raw: Uint8Array;
     if (offsets) {
-      raw = scratch.plain.buf.subarray(offsets[start] as number, offsets[end] as number);
+      raw = (prepared.plain as { bytes: Uint8Array }).bytes.subarray(
+        offsets[start] as number,
+        offsets[end] as number,
+      );
     } else {
       const body = scratch.page;
       body.length = 0;

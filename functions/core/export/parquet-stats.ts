@@ -45,6 +45,42 @@ export interface Statistics {
   readonly max?: Bound;
 }
 
+/** The running min and max of a column's non-null, non-NaN values (first seen wins a tie). */
+export interface Bounds {
+  min?: Value;
+  max?: Value;
+}
+
+/** Takes `values[start, end)` into `b`. */
+export function extendBounds(
+  b: Bounds,
+  physical: Physical,
+  values: readonly (Value | null)[],
+  start = 0,
+  end = values.length,
+): void {
+  let { min, max } = b;
+  if (physical === 'BYTE_ARRAY') {
+    for (let i = start; i < end; i += 1) {
+      const v = values[i] as string | null;
+      if (v === null) continue;
+      if (min === undefined) min = max = v;
+      else if (compareStrings(v, min as string) < 0) min = v;
+      else if (compareStrings(v, max as string) > 0) max = v;
+    }
+  } else {
+    for (let i = start; i < end; i += 1) {
+      const v = values[i] as Value | null;
+      if (v === null || (typeof v === 'number' && Number.isNaN(v))) continue;
+      if (min === undefined) min = max = v;
+      else if (v < (min as Value)) min = v;
+      else if (v > (max as Value)) max = v;
+    }
+  }
+  b.min = min;
+  b.max = max;
+}
+
 /** Min/max over the non-null values (NaN left out and counted), as Parquet bounds. */
 export function statistics(
   physical: Physical,
@@ -52,23 +88,19 @@ export function statistics(
   nulls: number,
   nans: number | undefined,
 ): Statistics {
-  let min: Value | undefined;
-  let max: Value | undefined;
-  if (physical === 'BYTE_ARRAY') {
-    for (const v of values as readonly (string | null)[]) {
-      if (v === null) continue;
-      if (min === undefined) min = max = v;
-      else if (compareStrings(v, min as string) < 0) min = v;
-      else if (compareStrings(v, max as string) > 0) max = v;
-    }
-  } else {
-    for (const v of values) {
-      if (v === null || (typeof v === 'number' && Number.isNaN(v))) continue;
-      if (min === undefined) min = max = v;
-      else if (v < (min as Value)) min = v;
-      else if (v > (max as Value)) max = v;
-    }
-  }
+  const b: Bounds = {};
+  extendBounds(b, physical, values);
+  return statisticsOf(physical, b, nulls, nans);
+}
+
+/** The chunk statistics of bounds gathered with `extendBounds`. */
+export function statisticsOf(
+  physical: Physical,
+  bounds: Bounds,
+  nulls: number,
+  nans: number | undefined,
+): Statistics {
+  let { min, max } = bounds;
   // signed zero: the min is -0 and the max +0
   if (min === 0) min = -0;
   if (max === 0) max = 0;

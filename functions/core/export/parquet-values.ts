@@ -74,7 +74,21 @@ const keyOf = (v: Value | null): Value | null | symbol => (v === 0 && Object.is(
  * plain bytes (BYTE_ARRAY values carry a 4-byte length in both).
  */
 export function dictionaryOf(values: readonly (Value | null)[], physical: Physical): Dictionary | undefined {
-  if (physical === 'BOOLEAN') return undefined;
+  if (!sampleFavoursDictionary(values, physical)) return undefined;
+  const n = values.length;
+  // fixed-size values: once more than half the rows are distinct the dictionary cannot pay (stop there)
+  const builder = new DictionaryBuilder(
+    physical,
+    n,
+    physical === 'BYTE_ARRAY' ? Number.POSITIVE_INFINITY : n / 2,
+  );
+  builder.add(values, 0, n);
+  return builder.result();
+}
+
+/** The sample test of `dictionaryOf`: whether a dictionary may pay at all (false for booleans). */
+export function sampleFavoursDictionary(values: readonly (Value | null)[], physical: Physical): boolean {
+  if (physical === 'BOOLEAN') return false;
   const n = values.length;
   const size = estimate(physical);
   const prefix = physical === 'BYTE_ARRAY' ? 4 : 0;
@@ -92,37 +106,93 @@ export function dictionaryOf(values: readonly (Value | null)[], physical: Physic
     }
     total += bytes;
   }
-  if (total === 0 || distinct / total > 0.9) return undefined;
+  return total > 0 && distinct / total <= 0.9;
+}
 
-  const dict: Value[] = [];
-  const indexOf = new Map<Value | symbol, number>();
-  const indexes = new Int32Array(n);
-  let dictBytes = 0;
-  let plainBytes = 0;
-  let present = 0;
-  // fixed-size values: once more than half the rows are distinct the dictionary cannot halve the bytes
-  const hopeless = prefix === 0 ? n / 2 : Number.POSITIVE_INFINITY;
-  for (let i = 0; i < n; i += 1) {
-    const v = values[i] as Value | null;
-    if (v === null) {
-      indexes[i] = -1;
-      continue;
-    }
-    present += 1;
-    const bytes = size(v);
-    plainBytes += bytes;
-    const key = physical === 'DOUBLE' ? (keyOf(v) as Value | symbol) : v;
-    let at = indexOf.get(key);
-    if (at === undefined) {
-      at = dict.length;
-      dict.push(v);
-      indexOf.set(key, at);
-      dictBytes += bytes;
-      if (dict.length > hopeless) return undefined;
-    }
-    indexes[i] = at;
+/**
+ * A column's dictionary built as its values arrive (a whole chunk at once in `dictionaryOf`, or slice
+ * by slice while a row group fills: `parquet-ahead.ts`); `result()` applies the size test.
+ */
+export class DictionaryBuilder {
+  private readonly dict: Value[] = [];
+  private readonly indexOf = new Map<Value | symbol, number>();
+  private indexes: Int32Array;
+  private rows = 0;
+  private dictBytes = 0;
+  private plainBytes = 0;
+  private present = 0;
+  /** Past `limit` distinct values the dictionary cannot pay: building stops. */
+  private given = false;
+  private readonly size: (v: Value) => number;
+
+  constructor(
+    private readonly physical: Physical,
+    capacity: number,
+    private readonly limit = Number.POSITIVE_INFINITY,
+  ) {
+    this.indexes = new Int32Array(Math.max(capacity, 16));
+    this.size = estimate(physical);
   }
-  const indexBytes = Math.ceil((present * Math.ceil(Math.log2(dict.length))) / 8);
-  if (2 * (dictBytes + dict.length * prefix + indexBytes) > plainBytes + present * prefix) return undefined;
-  return { values: dict, indexes };
+
+  /**
+   * Whether the values so far make a dictionary unlikely to pay: more than 90 % of their bytes
+   * distinct (strings), or more than half of them distinct (fixed-size values).
+   */
+  get unlikely(): boolean {
+    return this.physical === 'BYTE_ARRAY'
+      ? this.dictBytes > 0.9 * this.plainBytes
+      : this.dict.length > this.rows / 2;
+  }
+
+  add(values: readonly (Value | null)[], start: number, end: number): void {
+    if (this.given) return;
+    if (this.indexes.length < this.rows + end - start) {
+      const grown = new Int32Array(Math.max(2 * this.indexes.length, this.rows + end - start));
+      grown.set(this.indexes.subarray(0, this.rows));
+      this.indexes = grown;
+    }
+    const { dict, indexOf, indexes, size, limit } = this;
+    const double = this.physical === 'DOUBLE';
+    let { present, plainBytes, dictBytes } = this;
+    let at = this.rows;
+    for (let i = start; i < end; i += 1, at += 1) {
+      const v = values[i] as Value | null;
+      if (v === null) {
+        indexes[at] = -1;
+        continue;
+      }
+      present += 1;
+      const bytes = size(v);
+      plainBytes += bytes;
+      const key = double ? (keyOf(v) as Value | symbol) : v;
+      let index = indexOf.get(key);
+      if (index === undefined) {
+        index = dict.length;
+        dict.push(v);
+        indexOf.set(key, index);
+        dictBytes += bytes;
+        if (dict.length > limit) {
+          this.given = true;
+          return;
+        }
+      }
+      indexes[at] = index;
+    }
+    this.rows = at;
+    this.present = present;
+    this.plainBytes = plainBytes;
+    this.dictBytes = dictBytes;
+  }
+
+  /** The dictionary when it at most halves the plain bytes, else undefined. */
+  result(): Dictionary | undefined {
+    const prefix = this.physical === 'BYTE_ARRAY' ? 4 : 0;
+    const { dict, present } = this;
+    // fixed-size values: with more than half the rows distinct the dictionary cannot halve the bytes
+    if (this.given || (prefix === 0 && dict.length > this.rows / 2)) return undefined;
+    const indexBytes = Math.ceil((present * Math.ceil(Math.log2(dict.length))) / 8);
+    if (2 * (this.dictBytes + dict.length * prefix + indexBytes) > this.plainBytes + present * prefix)
+      return undefined;
+    return { values: dict, indexes: this.indexes.subarray(0, this.rows) };
+  }
 }

@@ -17,8 +17,9 @@
  * indexes and the footer.
  */
 import type { ColumnDef } from './model';
+import type { ColumnAhead } from './parquet-ahead';
 import { ByteSink, Compact } from './parquet-bytes';
-import { type Group, Scratch, writeChunk } from './parquet-pages';
+import { type Chunk, type Group, Scratch, writeChunk, writePrepared } from './parquet-pages';
 import {
   CONVERTED,
   DATA_PAGE_V2,
@@ -31,7 +32,7 @@ import {
   schemaElement,
   TYPE,
 } from './parquet-schema';
-import type { ColumnCells, PartEncoder } from './part-encoder';
+import type { ColumnCells, GroupAhead, PartEncoder } from './part-encoder';
 
 /** The module's public face: the schema a part is written with, beside the encoder. */
 export { PARQUET_OPTIONS, type ParquetType, schemaElement } from './parquet-schema';
@@ -48,14 +49,24 @@ export class ParquetEncoder implements PartEncoder {
   }
 
   group(group: ColumnCells): Uint8Array[] {
-    if (group.rows > 0) {
+    return this.write(group.rows, (c) => writeChunk(this.out, this.written, this.scratch, c, group.of(c)));
+  }
+
+  /** A group whose columns were prepared slice by slice as its rows arrived (`parquet-ahead.ts`). */
+  encodedAhead({ parquet }: GroupAhead, rows: number): Uint8Array[] | undefined {
+    if (parquet === null) return undefined;
+    return this.write(rows, (c, i) =>
+      writePrepared(this.out, this.written, this.scratch, c, (parquet[i] as ColumnAhead).prepared()),
+    );
+  }
+
+  private write(rows: number, chunk: (column: ColumnDef, i: number) => Chunk): Uint8Array[] {
+    if (rows > 0) {
       const at = this.out.length;
-      const chunks = this.columns.map((c) =>
-        writeChunk(this.out, this.written, this.scratch, c, group.of(c)),
-      );
+      const chunks = this.columns.map(chunk);
       this.groups.push({
         chunks,
-        rows: group.rows,
+        rows,
         uncompressed: chunks.reduce((sum, c) => sum + c.uncompressed, 0),
         compressed: this.out.length - at,
       });

@@ -7,6 +7,7 @@
  */
 import type { Cell } from './flatten';
 import type { ColumnDef } from './model';
+import type { ColumnAhead } from './parquet-ahead';
 
 /** A row group as the encoders read it: each column's cells as the column holds them. */
 export interface ColumnCells {
@@ -20,10 +21,18 @@ export interface PartEncoder {
   /** The part's last bytes. */
   finish(): Uint8Array[];
   /**
-   * A group whose rows were encoded slice by slice as they arrived (`encoder.ts`: CSV lines), as the
-   * bytes to append; formats that encode only whole groups leave it out.
+   * A group whose rows were taken slice by slice as they arrived (`encoder.ts`), as the bytes to
+   * append; undefined (or left out) when this format has nothing ahead: the group is encoded whole.
    */
-  encodedAhead?(chunks: readonly Uint8Array[]): Uint8Array[];
+  encodedAhead?(ahead: GroupAhead, rows: number): Uint8Array[] | undefined;
+}
+
+/** What the encoder host took of a row group's slices as they arrived. */
+export interface GroupAhead {
+  /** The CSV lines of each slice. */
+  readonly csv: Uint8Array[];
+  /** Each column of the part (in its order), prepared for Parquet; null when not taken. */
+  parquet: ColumnAhead[] | null;
 }
 
 export interface EncoderOptions {

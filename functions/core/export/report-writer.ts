@@ -154,9 +154,12 @@ export class ReportWriter {
       }
     }
     this.rank(slice, columns);
-    const spec = this.o.formats.includes('csv')
-      ? { columns, window: this.o.window, formulaGuard: this.o.formulaGuard ?? false }
-      : undefined;
+    // CSV and Parquet take each slice as it arrives (`SliceSpec`)
+    const formats = this.o.formats;
+    const spec =
+      formats.includes('csv') || formats.includes('parquet')
+        ? { columns, window: this.o.window, formulaGuard: this.o.formulaGuard ?? false, formats }
+        : undefined;
     await this.stream.append(slice.batch(), spec);
   }
 

@@ -260,6 +260,10 @@ describe('CSV encoded slice by slice', () => {
   }
 
   async function csvOf(input: readonly ApiRow[], encoder: Encoder, name: string): Promise<string[]> {
+    return (await filesOf(input, encoder, name)).csv;
+  }
+
+  async function filesOf(input: readonly ApiRow[], encoder: Encoder, name: string) {
     const out = join(dir, name);
     const writer = new ReportWriter(
       options({
@@ -272,8 +276,11 @@ describe('CSV encoded slice by slice', () => {
     );
     for (const row of input) await writer.add(row);
     await writer.finish();
-    const files = (await readdir(join(out, 'c'))).sort();
-    return Promise.all(files.map((f) => readFile(join(out, 'c', f), 'utf8')));
+    const files = async (folder: string) => (await readdir(join(out, folder))).sort();
+    return {
+      csv: await Promise.all((await files('c')).map((f) => readFile(join(out, 'c', f), 'utf8'))),
+      parquet: await Promise.all((await files('p')).map((f) => readFile(join(out, 'p', f)))),
+    };
   }
 
   it('writes the same bytes as encoding each row group whole, across model growth mid-group', async () => {
@@ -285,6 +292,14 @@ describe('CSV encoded slice by slice', () => {
     const all = eager.join('');
     expect(all).toContain('"a ""quoted"", 0\nline"');
     expect(all.split('\r\n').filter((l) => l.startsWith('post_id')).length).toBe(eager.length);
+  });
+
+  it('Parquet prepared slice by slice writes the same bytes as each row group encoded whole', async () => {
+    const input = rows(7_300);
+    const eager = await filesOf(input, inlineEncoder(), 'eager-parquet');
+    const whole = await filesOf(input, wholeGroups(), 'whole-parquet');
+    expect(eager.parquet.length).toBeGreaterThan(1);
+    expect(eager.parquet).toEqual(whole.parquet);
   });
 });
 
