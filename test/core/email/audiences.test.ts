@@ -109,10 +109,11 @@ describe('stakeholders and operators', () => {
 
   it('operators: a run whose reports all succeeded but carry warnings is not a green "up to date"', async () => {
     const { config: cfg, schedule } = config();
-    if (!cfg.email) throw new Error('fixture has no email section');
+    const email = cfg.email;
+    if (!email) throw new Error('fixture has no email section');
     const input = (warned: boolean) =>
       summaryInput({
-        config: { ...cfg, email: { ...cfg.email, operators: ['ops@example.com'] } },
+        config: { ...cfg, email: { ...email, operators: ['ops@example.com'] } },
         schedule,
         manifest: manifest([
           creatorsReport(
