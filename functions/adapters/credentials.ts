@@ -61,6 +61,11 @@ export function createCredentialsProvider(
   return async () => {
     const clientId = env.REPORTING_CLIENT_ID;
     const clientSecret = env.REPORTING_CLIENT_SECRET;
+    for (const [name, value] of [
+      ['REPORTING_CLIENT_ID', clientId],
+      ['REPORTING_CLIENT_SECRET', clientSecret],
+    ] as const)
+      if (value && value.trim() === '') throw onlyWhitespace(name, opts.secretId);
     if (clientId && clientSecret) return { clientId, clientSecret };
     // half of the local override is a mistake to name, not a reason to fall back to the secret
     // silently (which then fails for want of a region, once per report)
@@ -125,6 +130,15 @@ function halfSet(missing: string, secretId: string): ExporterError {
     'CREDENTIALS_MISSING',
     `${missing} is not set (${other} is): set both for a local run, or neither to read the API credentials from the Secrets Manager secret "${secretId}"`,
     { details: { missing, secretId } },
+  );
+}
+
+/** A variable set to blanks is a mistake to name (a usage error, like a half-set pair), not a run's failure. */
+function onlyWhitespace(name: string, secretId: string): ExporterError {
+  return new ExporterError(
+    'CREDENTIALS_MISSING',
+    `${name} is set but holds only whitespace: set it to the API client's ${name === 'REPORTING_CLIENT_ID' ? 'id' : 'secret'}, or unset REPORTING_CLIENT_ID and REPORTING_CLIENT_SECRET to read the credentials from the Secrets Manager secret "${secretId}"`,
+    { details: { variable: name, secretId } },
   );
 }
 

@@ -36,8 +36,8 @@ export function ssmParameterReader(): ParameterReader {
 /**
  * `createCredentialsProvider(secretId)`, loaded when the secret is needed: the complete env override
  * (`REPORTING_CLIENT_ID` and `REPORTING_CLIENT_SECRET`, the provider's first rule) answers without
- * loading it; anything else — the secret, or half of the override, which the provider names as an
- * error — goes to the one provider, made once (with its cache of the secret).
+ * loading it; anything else — the secret, or half of the override or a variable of blanks, which the
+ * provider names as an error — goes to the one provider, made once (with its cache of the secret).
  */
 export function credentialsProvider(
   secretId: string,
@@ -47,7 +47,8 @@ export function credentialsProvider(
   return async () => {
     const clientId = env.REPORTING_CLIENT_ID;
     const clientSecret = env.REPORTING_CLIENT_SECRET;
-    if (clientId && clientSecret) return { clientId, clientSecret };
+    // blanks go to the provider too, which names the variable
+    if (clientId?.trim() && clientSecret?.trim()) return { clientId, clientSecret };
     provider ??= import('#adapters/credentials').then((m) => m.createCredentialsProvider({ secretId, env }));
     return (await provider)();
   };

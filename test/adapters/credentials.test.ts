@@ -60,6 +60,21 @@ describe('credentials provider', () => {
     }
   });
 
+  it('names a variable set to only whitespace (a usage error, exit 2), without reading the secret', async () => {
+    for (const [blank, other] of [
+      ['REPORTING_CLIENT_ID', 'REPORTING_CLIENT_SECRET'],
+      ['REPORTING_CLIENT_SECRET', 'REPORTING_CLIENT_ID'],
+    ] as const) {
+      for (const otherValue of ['value', undefined]) {
+        const { sm, provider } = setup({ [blank]: ' \r\n', ...(otherValue ? { [other]: otherValue } : {}) });
+        const err = await rejection(provider());
+        expect(err.code).toBe('CREDENTIALS_MISSING');
+        expect(err.message).toMatch(new RegExp(`^${blank} is set but holds only whitespace: `));
+        expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(0);
+      }
+    }
+  });
+
   it('says which AWS setting is missing when the SDK has no region or no credentials', async () => {
     const { sm, provider } = setup();
     sm.on(GetSecretValueCommand)

@@ -19,4 +19,12 @@ describe('credentialsProvider (loaded when the secret is needed)', () => {
     const creds = credentialsProvider('unused/secret', { REPORTING_CLIENT_ID: 'id-1' });
     await expect(creds()).rejects.toThrow(/REPORTING_CLIENT_SECRET/);
   });
+
+  it('names a variable of blanks, as the provider does', async () => {
+    const creds = credentialsProvider('unused/secret', {
+      REPORTING_CLIENT_ID: 'id-1',
+      REPORTING_CLIENT_SECRET: ' \r\n',
+    });
+    await expect(creds()).rejects.toThrow(/^REPORTING_CLIENT_SECRET is set but holds only whitespace/);
+  });
 });

@@ -15,6 +15,8 @@ export const BAR = '#4f46e5';
 
 export const STATUS = {
   succeeded: { fg: '#166534', bg: '#dcfce7', border: '#86efac', label: 'Up to date' },
+  /** Operators only: every report updated, but some carry warnings (partial results, altered values). */
+  warned: { fg: '#92400e', bg: '#fef3c7', border: '#fcd34d', label: 'Up to date, with warnings' },
   partial: { fg: '#92400e', bg: '#fef3c7', border: '#fcd34d', label: 'Partly updated' },
   failed: { fg: '#991b1b', bg: '#fee2e2', border: '#fca5a5', label: 'Not updated' },
 } as const;

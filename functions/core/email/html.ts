@@ -10,7 +10,7 @@ import { reportHtml } from './html-report';
 import { FONT, MUTED, SECTION_PAD, STATUS, TABLE, WRAP } from './html-style';
 import type { Audience, SummaryView } from './model';
 import type { FilesNote } from './text';
-import { statusLine } from './wording';
+import { statusLine, warningsLine } from './wording';
 
 /** Renders the complete HTML document of the summary for one audience. `extra` are added sections. */
 export function renderHtml(
@@ -19,8 +19,9 @@ export function renderHtml(
   audience: Audience = 'stakeholders',
   extra = '',
 ): string {
-  const s = STATUS[view.status];
   const ops = audience === 'operators';
+  const warned = ops ? warningsLine(view.reports) : null;
+  const s = warned !== null && view.status === 'succeeded' ? STATUS.warned : STATUS[view.status];
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="color-scheme" content="light"><title>${e(view.title)}</title></head>
@@ -34,7 +35,7 @@ export function renderHtml(
 </td></tr>
 <tr><td style="padding:12px 16px">
 <table ${TABLE} data-role="status-banner" style="background:${s.bg};border:1px solid ${s.border};border-radius:6px"><tr>
-<td style="padding:10px 14px;color:${s.fg};font-size:15px"><strong>${s.label}</strong> · ${e(statusLine(view))}</td>
+<td style="padding:10px 14px;color:${s.fg};font-size:15px"><strong>${s.label}</strong> · ${e(statusLine(view))}${warned === null ? '' : `<br><span style="font-size:13px">${e(warned)}</span>`}</td>
 </tr></table>${attachmentsHtml(files)}${overviewHtml(view)}</td></tr>
 ${view.reports.map((r) => reportHtml(r, view, audience)).join('\n')}
 ${extra}

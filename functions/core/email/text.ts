@@ -2,7 +2,7 @@
 import { oneLine } from './format';
 import type { Audience, KpiView, ReportView, SummaryView } from './model';
 import { reportDetailsText, runDetailsText } from './text-ops';
-import { failureSentence, statusLine } from './wording';
+import { failureSentence, statusLine, warningsLine } from './wording';
 
 export interface FilesNote {
   readonly attached: readonly string[];
@@ -21,6 +21,7 @@ export function renderText(
     oneLine(view.title) + (ops ? ' — run details for operators' : ''),
     `${view.period}${view.comparedWith ? `, compared with ${view.comparedWith}` : ''} (${view.window.timezone})`,
     statusLine(view),
+    ...(ops ? [warningsLine(view.reports)].filter((l) => l !== null) : []),
     ...attachmentsText(files),
     '',
   ];

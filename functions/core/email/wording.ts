@@ -40,6 +40,19 @@ export function statusLine(view: {
 }
 
 /**
+ * For operators, after the verdict: how many reports carry warnings (partial results from the API,
+ * values altered by a documented rule), or null when none does. A green "up to date" alone would hide
+ * them below the fold.
+ */
+export function warningsLine(reports: readonly { readonly warnings: readonly unknown[] }[]): string | null {
+  const warned = reports.filter((r) => r.warnings.length > 0).length;
+  if (warned === 0) return null;
+  return warned === 1 && reports.length === 1
+    ? 'The report carries warnings: see Warnings below'
+    : `${warned} of ${reports.length} reports carry warnings: see Warnings below`;
+}
+
+/**
  * What stakeholders read for a failed report: no error text, code, status or location.
  * "The Post performance report could not be updated for 16–22 Nov; the data team has been told."
  */

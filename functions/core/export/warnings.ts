@@ -12,13 +12,26 @@ import type { BreakCode } from './values';
  */
 export type WarningCode = BreakCode | 'OBJECT_AS_JSON' | 'NUMERIC_TEXT' | 'INVALID_TEXT';
 
-const WHAT: Record<BreakCode, string> = {
-  TYPE_BREAK: 'values that do not fit its type',
-  LONG_INTEGER: 'integers too long for its type',
-  NON_FINITE: 'numbers beyond the range of a double (such as 1e400)',
-  UNDERFLOW: 'numbers too small for a double, which would become 0 (such as 1e-400)',
-  PRECISION: 'numbers with more significant digits than a double keeps',
+/** What a break is, one and many: `1 value that does not fit`, `3 values that do not fit`. */
+const WHAT: Record<BreakCode, readonly [string, string]> = {
+  TYPE_BREAK: ['value that does not fit its type', 'values that do not fit its type'],
+  LONG_INTEGER: ['integer too long for its type', 'integers too long for its type'],
+  NON_FINITE: [
+    'number beyond the range of a double (such as 1e400)',
+    'numbers beyond the range of a double (such as 1e400)',
+  ],
+  UNDERFLOW: [
+    'number too small for a double, which would become 0 (such as 1e-400)',
+    'numbers too small for a double, which would become 0 (such as 1e-400)',
+  ],
+  PRECISION: [
+    'number with more significant digits than a double keeps',
+    'numbers with more significant digits than a double keeps',
+  ],
 };
+
+/** `1 object`, `2 objects`. */
+const counted = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
 
 export function warningFor(
   code: WarningCode,
@@ -32,7 +45,7 @@ export function warningFor(
       code,
       column,
       count,
-      message: `Column ${column} received ${count} objects of more than ${maxKeys} keys (data used as keys, such as per-country counts); each is kept whole as JSON text in ${column} instead of a column per key, which would grow the report by a column for every key ever seen (output.maxKeysPerObject). Read it with a JSON function, e.g. DuckDB json_extract or Athena json_extract_scalar.`,
+      message: `Column ${column} received ${counted(count, 'object', 'objects')} of more than ${maxKeys} keys (data used as keys, such as per-country counts); each is kept whole as JSON text in ${column} instead of a column per key, which would grow the report by a column for every key ever seen (output.maxKeysPerObject). Read it with a JSON function, e.g. DuckDB json_extract or Athena json_extract_scalar.`,
     };
   }
   if (code === 'NUMERIC_TEXT') {
@@ -40,7 +53,7 @@ export function warningFor(
       code,
       column,
       count,
-      message: `Column ${column} received ${count} numbers sent as text (such as "12"); each is written as the number it spells, in every format. The API sends this metric as a string: check that the number is what the API means.`,
+      message: `Column ${column} received ${counted(count, 'number', 'numbers')} sent as text (such as "12"); each is written as the number it spells, in every format. The API sends this metric as a string: check that the number is what the API means.`,
     };
   }
   if (code === 'INVALID_TEXT') {
@@ -48,13 +61,13 @@ export function warningFor(
       code,
       column,
       count,
-      message: `Column ${column} received ${count} values with text that is not valid Unicode (bytes invalid in the response's charset, or a lone surrogate escape such as \\ud800); each such sequence is U+FFFD (\u{FFFD}) in every format. The API sent malformed text: report it to the API provider.`,
+      message: `Column ${column} received ${counted(count, 'value', 'values')} with text that is not valid Unicode (bytes invalid in the response's charset, or a lone surrogate escape such as \\ud800); each such sequence is U+FFFD (\u{FFFD}) in every format. The API sent malformed text: report it to the API provider.`,
     };
   }
   return {
     code,
     column,
     count,
-    message: `Column ${column} received ${count} ${WHAT[code]}; they are null in ${column} and kept unaltered as text in ${raw}. Declare the column's type under the report's columns: in the config if the API changed it.`,
+    message: `Column ${column} received ${counted(count, ...WHAT[code])}; ${count === 1 ? 'it is' : 'they are'} null in ${column} and kept unaltered as text in ${raw}. Declare the column's type under the report's columns: in the config if the API changed it.`,
   };
 }

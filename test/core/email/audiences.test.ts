@@ -106,4 +106,45 @@ describe('stakeholders and operators', () => {
     );
     expect(sent.map((m) => m.to)).toEqual([['own@example.com']]);
   });
+
+  it('operators: a run whose reports all succeeded but carry warnings is not a green "up to date"', async () => {
+    const { config: cfg, schedule } = config();
+    const email = cfg.email;
+    if (!email) throw new Error('fixture has no email section');
+    const input = (warned: boolean) =>
+      summaryInput({
+        config: { ...cfg, email: { ...email, operators: ['ops@example.com'] } },
+        schedule,
+        manifest: manifest([
+          creatorsReport(
+            warned
+              ? {
+                  warnings: [
+                    {
+                      code: 'SERVER_PARTIAL',
+                      message: 'the API flagged its results as partial (shard 3 of 4 timed out)',
+                    },
+                  ],
+                }
+              : {},
+          ),
+        ]),
+      });
+    const of = async (warned: boolean) => {
+      const messages = await renderSummary(input(warned));
+      const by = (a: string) => messages.find((m) => m.audience === a);
+      return { operators: by('operators'), stakeholders: by('stakeholders') };
+    };
+    const warned = await of(true);
+    const clean = await of(false);
+    for (const part of [warned.operators?.html, warned.operators?.text])
+      expect(part).toContain('The report carries warnings: see Warnings below');
+    expect(warned.operators?.html).toContain('Up to date, with warnings');
+    expect(warned.operators?.html).not.toContain('#dcfce7');
+    // stakeholders keep their verdict; operators without warnings keep the green banner
+    expect(warned.stakeholders?.html).toContain('#dcfce7');
+    expect(clean.operators?.html).toContain('#dcfce7');
+    for (const part of [clean.operators?.html, clean.operators?.text])
+      expect(part).not.toContain('carry warnings');
+  });
 });
