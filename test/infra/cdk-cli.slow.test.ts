@@ -12,6 +12,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#core/config/load';
 import { isExporterError } from '#core/errors';
+import { jwtOf } from '../support/hostile-server';
 import { startLocalS3 } from '../support/local-s3';
 import { ROOT } from './synth';
 
@@ -85,6 +86,20 @@ describe('cdk synth -c config=reports.yaml', () => {
     const plan = assets.find((a) => a.description.includes('plan a run'));
     const s3 = await startLocalS3();
     const saved = { ...process.env };
+    const realFetch = globalThis.fetch;
+    // Plan checks the API credentials before writing the tasks (one token request): the config's
+    // API is not reachable from here, so its token route answers in-process, and the credentials
+    // come from the local override instead of Secrets Manager.
+    const tokenRequests: string[] = [];
+    globalThis.fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (!url.startsWith('https://reporting.example.com/')) return realFetch(input, init);
+      tokenRequests.push(url);
+      return new Response(JSON.stringify({ jwt: jwtOf({ sub: 'c', exp: 4e9 }) }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
     try {
       await s3.createBucket('plan-bucket');
       Object.assign(process.env, {
@@ -93,21 +108,32 @@ describe('cdk synth -c config=reports.yaml', () => {
         AWS_REGION: 'us-east-1',
         AWS_ACCESS_KEY_ID: 'test',
         AWS_SECRET_ACCESS_KEY: 'test',
+        REPORTING_CLIENT_ID: 'plan-test-client',
+        REPORTING_CLIENT_SECRET: 'plan-test-secret',
       });
       const { handler } = (await import(pathToFileURL(plan?.file ?? '').href)) as {
-        handler: (e: unknown) => Promise<{
+        handler: (
+          e: unknown,
+          context: unknown,
+        ) => Promise<{
           window: { start: string; end: string };
           items: { bucket: string; key: string };
           taskCount: number;
         }>;
       };
-      const out = await handler({ scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' });
+      const out = await handler(
+        { scheduleId: 'weekly-campaigns', scheduledTime: '2026-11-23T07:00:00Z' },
+        { getRemainingTimeInMillis: () => 60_000, awsRequestId: 'plan-test', functionName: 'plan' },
+      );
       expect(out.window).toMatchObject({ start: '2026-11-16', end: '2026-11-22' });
       expect(out.taskCount).toBe(4);
       const got = await s3.client.send(new GetObjectCommand({ Bucket: 'plan-bucket', Key: out.items.key }));
       const tasks = JSON.parse((await got.Body?.transformToString()) ?? '[]') as { reportId: string }[];
       expect(tasks.map((t) => t.reportId)).toEqual(['campaigns', 'creators', 'posts', 'platforms']);
+      expect(tokenRequests).toEqual(['https://reporting.example.com/oauth/token']);
+      expect((out as { credentials?: { status: string } }).credentials?.status).toBe('accepted');
     } finally {
+      globalThis.fetch = realFetch;
       process.env = saved;
       await s3.stop();
     }
