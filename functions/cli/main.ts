@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { ExporterError } from '#core/errors';
 import pkg from '../../package.json' with { type: 'json' };
+import { registerFor } from './commands/table';
 
 // The AWS SDK warns on every command under Node 20 that its releases after January 2027 will need
 // Node 22. Node 20 is supported here (package.json engines; README), so the notice is one a user
@@ -18,28 +19,8 @@ const program = new Command('report-exporter')
   .showHelpAfterError()
   .exitOverride();
 
-/**
- * The commands in the order help lists them, each file loaded when registered. A command line that
- * names a command loads that command's file alone (the simulator, the email renderer or the JSON
- * Schema of the others are not read: docs/performance.md, "Start"); anything else (`--help`, `help`, a
- * mistyped command commander suggests a name for) registers them all.
- */
-const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
-  demo: async () => (await import('./commands/demo')).registerDemo,
-  validate: async () => (await import('./commands/validate')).registerValidate,
-  check: async () => (await import('./commands/check')).registerCheck,
-  'migrate-v1': async () => (await import('./commands/migrate-v1')).registerMigrateV1,
-  run: async () => (await import('./commands/run')).registerRun,
-  backfill: async () => (await import('./commands/backfill')).registerBackfill,
-  simulate: async () => (await import('./commands/simulate')).registerSimulate,
-};
-const named = process.argv[2];
-const registers = await Promise.all(
-  (named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS)).map((name) =>
-    (COMMANDS[name] as () => Promise<(program: Command) => void>)(),
-  ),
-);
-for (const register of registers) register(program);
+// each command's file is read only when the command line needs it (commands/table.ts)
+await registerFor(program, process.argv);
 
 /** Errors of the setup, found before any report starts: exit 2. */
 const USAGE_CODES = new Set<string>(['CONFIG_INVALID', 'CONFIG_NOT_FOUND', 'USAGE', 'CREDENTIALS_MISSING']);

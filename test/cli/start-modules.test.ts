@@ -22,8 +22,8 @@ function importsOf(file: string): { readonly static: string[]; readonly dynamic:
   };
 }
 
-/** The repository files and packages behind `files` and every file they import statically. */
-function loadedAtStart(...files: string[]): string[] {
+/** `files` and every file they import statically. */
+function loadedFiles(...files: string[]): string[] {
   const seen = new Set<string>();
   const stack = [...files];
   for (let file = stack.pop(); file !== undefined; file = stack.pop()) {
@@ -31,16 +31,24 @@ function loadedAtStart(...files: string[]): string[] {
     seen.add(file);
     stack.push(...importsOf(file).static);
   }
-  const sources = [...seen].flatMap((file) => {
+  return [...seen];
+}
+
+/** The repository files and packages behind `files` and every file they import statically. */
+function loadedAtStart(...files: string[]): string[] {
+  const sources = loadedFiles(...files).flatMap((file) => {
     const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
     return map.sources.map((s) => relative(ROOT, resolve(dirname(file), s)));
   });
   return [...new Set(sources.map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1] ?? s))].sort();
 }
 
+/** The chunk of a command, which the command table (in a chunk the entry loads) imports when needed. */
 function commandChunk(name: string): string {
-  const chunk = importsOf(ENTRY).dynamic.find((f) => new RegExp(`/${name}-[A-Z0-9]+\\.mjs$`).test(f));
-  if (chunk === undefined) throw new Error(`dist/cli.mjs imports no chunk of its own for \`${name}\``);
+  const chunk = loadedFiles(ENTRY)
+    .flatMap((f) => importsOf(f).dynamic)
+    .find((f) => new RegExp(`/${name}-[A-Z0-9]+\\.mjs$`).test(f));
+  if (chunk === undefined) throw new Error(`the CLI's bundle has no chunk of its own for \`${name}\``);
   return chunk;
 }
 
@@ -48,7 +56,9 @@ describe('what the CLI loads at start', () => {
   it('the entry alone is commander and the command table: no command, no other package', () => {
     const loaded = loadedAtStart(ENTRY);
     expect(loaded).toContain('functions/cli/main.ts');
-    expect(loaded.filter((s) => s.startsWith('functions/cli/commands/'))).toEqual([]);
+    expect(loaded.filter((s) => s.startsWith('functions/cli/commands/'))).toEqual([
+      'functions/cli/commands/table.ts',
+    ]);
     expect(loaded.filter((s) => !s.startsWith('functions/') && s !== 'package.json')).toEqual(['commander']);
   });
 

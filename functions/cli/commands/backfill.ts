@@ -24,6 +24,7 @@ import {
   runAll,
   sinkFor,
 } from './run';
+import { SUMMARIES } from './table';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -31,11 +32,7 @@ export function registerBackfill(program: Command): void {
   outputOptions(
     program
       .command('backfill')
-      .description(
-        'every window of the schedule whose data overlaps --from..--to, oldest first, each an ordinary run ' +
-          '(a window start..end is selected when start ≤ --to and end ≥ --from; windows the scheduler has not ' +
-          'produced yet are left out)',
-      )
+      .description(SUMMARIES.backfill.description)
       .requiredOption('--schedule <id>', 'schedule id')
       .requiredOption('--from <date>', 'first data date (YYYY-MM-DD, schedule timezone)')
       .requiredOption('--to <date>', 'last data date, inclusive (YYYY-MM-DD, schedule timezone)')

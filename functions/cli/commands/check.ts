@@ -15,6 +15,7 @@ import { findSchedule } from '#core/run/lookup';
 import { createHttp } from '#http';
 import { rememberValidSets } from '../learned-metrics';
 import { credentialsProvider } from '../on-demand';
+import { SUMMARIES } from './table';
 
 const RANGE = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
 /** Rows asked for per report: enough to see fields and a cursor, small enough to be quick. */
@@ -38,7 +39,7 @@ function parseWindow(value: string | undefined, now: Date): { start: string; end
 export function registerCheck(program: Command): void {
   program
     .command('check')
-    .description('preflight against the live API: one small page per report, nothing written')
+    .description(SUMMARIES.check.description)
     .option('-c, --config <file>', 'config file', 'reports.yaml')
     .option('--schedule <id>', 'only the reports of this schedule (default: all)')
     .option(

@@ -22,6 +22,7 @@ import { createHttp } from '#http';
 import { startSimulator } from '#simulator/server';
 import { outboxMailer } from '../on-demand';
 import { type ApiFactory, reportManifests, runAll } from './run';
+import { SUMMARIES } from './table';
 
 /**
  * The shipped example config: `reports.yaml` at the package's root, the first folder above this module
@@ -101,7 +102,7 @@ function tree(keys: readonly string[]): string[] {
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('run the example config against the built-in simulator into a folder (no AWS, no network)')
+    .description(SUMMARIES.demo.description)
     .option('--out <dir>', 'output folder', 'out')
     .action(async (opts: { out: string }) => {
       const { manifests, outDir, prefix } = await runDemo(opts.out);

@@ -31,6 +31,7 @@ import { createHttp } from '#http';
 import { rememberValidSets } from '../learned-metrics';
 import { credentialsProvider, outboxMailer, s3Sink, sesMailer, ssmParameterReader } from '../on-demand';
 import { recordingMailer, reportSentEmails, type SentEmail } from '../sent-emails';
+import { SUMMARIES } from './table';
 
 export type ApiFactory = (config: Config, log: Log) => ReportingApi;
 
@@ -230,9 +231,7 @@ export function registerRun(program: Command): void {
   outputOptions(
     program
       .command('run')
-      .description(
-        'one run of a schedule: by default its most recent occurrence at or before now (what the scheduler would have run last)',
-      )
+      .description(SUMMARIES.run.description)
       .requiredOption('--schedule <id>', 'schedule id')
       .option(
         '--at <date-or-time>',

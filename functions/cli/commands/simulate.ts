@@ -4,6 +4,7 @@
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type Dialect, type Faults, type Simulator, startSimulator } from '#simulator/server';
+import { SUMMARIES } from './table';
 
 const int = (name: string) => (v: string) => {
   if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
@@ -43,7 +44,7 @@ interface SimulateOptions {
 export function registerSimulate(program: Command): void {
   program
     .command('simulate')
-    .description('serve a local simulator of the Reporting API v2 (deterministic data, switchable faults)')
+    .description(SUMMARIES.simulate.description)
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <n>', 'port (default: a free one)', int('--port'), 0)
     .option('--seed <n>', 'data seed; the same seed serves the same bytes', int('--seed'), 1)

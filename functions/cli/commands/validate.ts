@@ -22,6 +22,7 @@ import { assertWithinLimits } from '#core/limits';
 import { describeStack, estimateStack } from '#core/stack-limits';
 import { METRICS } from '#simulator/catalog';
 import { collect } from './run';
+import { SUMMARIES } from './table';
 
 /**
  * The metric names `validate` compares against for "did you mean": the names the API document lists
@@ -34,9 +35,7 @@ export function knownMetricNames(): Set<string> {
 export function registerValidate(program: Command): void {
   program
     .command('validate')
-    .description(
-      'check the config file: every problem by path and every hint in one pass; exit 0, or 2 when it has problems',
-    )
+    .description(SUMMARIES.validate.description)
     .option('-c, --config <file>', 'config file', 'reports.yaml')
     .addOption(
       new Option(
