@@ -11,6 +11,11 @@
  */
 import { pathToFileURL } from 'node:url';
 import { BUNDLE, buildCli, staleness } from '../scripts/build-cli.mjs';
+import { capYoungGeneration } from './young-generation.mjs';
+
+/** Commands that export, whose memory the young-generation cap is for (./young-generation.mjs). */
+const EXPORTS = new Set(['run', 'backfill', 'demo']);
+if (EXPORTS.has(process.argv[2] ?? '')) capYoungGeneration();
 
 const bundle = pathToFileURL(BUNDLE).href;
 

@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { describeError, ExporterError } from '#core/errors';
 import type { EncodedBytes, Encoder, EncoderRequest, EncoderStream } from '#core/export/encoder';
@@ -86,6 +87,11 @@ function startWorker(resourceLimits: {
 }): Worker {
   const self = import.meta.url;
   const options = { workerData: { [WORKER_MARK]: true }, resourceLimits };
+  // The worker's young generation starts at its full size (a third of it per semi-space: V8 splits it
+  // into two semi-spaces and a large-object space), so it never waits on V8's growth factor, which the
+  // CLI sets to 1 to cap the main thread's (bin/young-generation.mjs). The flag is per process and read
+  // when an isolate is made: the main thread's heap is long made.
+  setFlagsFromString(`--min-semi-space-size=${Math.floor(resourceLimits.maxYoungGenerationSizeMb / 3)}`);
   if (!/\.[cm]?ts$/.test(new URL(self).pathname)) {
     const own = new URL(`./${WORKER_FILE}`, self);
     return new Worker(own.href !== self && existsSync(own) ? own : new URL(self), options);
