@@ -72,7 +72,12 @@ export type EncoderRequest =
   | { readonly op: 'close'; readonly stream: number };
 
 interface StreamState {
-  group: RowGroupBuffer;
+  /**
+   * The group's slices as they arrived; made into a `RowGroupBuffer` only for a format that was not
+   * taken ahead (JSON Lines, or a group whose spec changed mid-way), not copied slice by slice.
+   */
+  batches: ColumnBatch[];
+  rows: number;
   /**
    * Every slice of the group taken ahead as it arrived (CSV lines, Parquet columns), and the spec
    * they were taken for (none before the group's first slice); null once a slice could not be.
@@ -95,18 +100,29 @@ export class EncoderHost {
     const state = this.state(req.stream);
     if (req.op === 'append') {
       this.takeAhead(state, req.batch, req.spec);
-      state.group.append(req.batch);
+      state.batches.push(req.batch);
+      state.rows += req.batch.rows;
       return undefined;
     }
     const encoders = this.part(state, req.part);
     const out: EncodedBytes = {};
     if (req.op === 'encode') {
-      const cells = new GroupCells(state.group, req.part.window);
+      const { batches, rows } = state;
       const ahead = fits(state.ahead?.spec, req.part) ? state.ahead : null;
-      state.group = new RowGroupBuffer();
+      state.batches = [];
+      state.rows = 0;
       state.ahead = noAhead();
+      let cells: GroupCells | undefined;
+      const whole = (): GroupCells => {
+        if (cells === undefined) {
+          const group = new RowGroupBuffer();
+          for (const batch of batches) group.append(batch);
+          cells = new GroupCells(group, req.part.window);
+        }
+        return cells;
+      };
       for (const [format, enc] of encoders)
-        out[format] = (ahead && enc.encodedAhead?.(ahead, cells.rows)) ?? enc.group(cells);
+        out[format] = (ahead && enc.encodedAhead?.(ahead, rows)) ?? enc.group(whole());
     } else {
       for (const [format, enc] of encoders) out[format] = enc.finish();
       state.parts.delete(req.part.id);
@@ -115,8 +131,8 @@ export class EncoderHost {
   }
 
   /**
-   * The slice's CSV lines, encoded now, and its Parquet columns, prepared now (its cells are read
-   * before the group takes the batch).
+   * The slice's CSV lines, encoded now, and its Parquet columns, prepared now (from the batch's own
+   * arrays, which nothing changes afterwards).
    */
   private takeAhead(state: StreamState, batch: ColumnBatch, spec: SliceSpec | undefined): void {
     const ahead = state.ahead;
@@ -139,7 +155,7 @@ export class EncoderHost {
   private state(stream: number): StreamState {
     let state = this.streams.get(stream);
     if (state === undefined) {
-      state = { group: new RowGroupBuffer(), ahead: noAhead(), parts: new Map() };
+      state = { batches: [], rows: 0, ahead: noAhead(), parts: new Map() };
       this.streams.set(stream, state);
     }
     return state;
