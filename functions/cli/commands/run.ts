@@ -136,7 +136,7 @@ export async function runAll(
   const reportIds = [...new Set(asked)];
   for (const id of reportIds) findReport(schedule, id);
   assertWithinLimits(ctx.config, ctx.source);
-  // before the first page: the main thread's old generation collected at +30 % (#adapters/lean-heap)
+  // before the first page: the main thread's old generation collected at +70 % (#adapters/lean-heap)
   leanHeap();
   const api = ctx.api(ctx.config, ctx.log);
   const manifests: Manifest[] = [];
