@@ -11,7 +11,7 @@
  *   node scripts/build-cli.mjs             (npm run build)
  *   node scripts/build-cli.mjs --if-stale  only when `staleness()` finds a reason (the tests' setup)
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,7 +46,9 @@ export function staleness() {
 
 /**
  * Builds both bundles and the stamp. Safe to run from several processes at once (tests spawning the
- * CLI right after a source changed): every file is written to a temporary name and renamed.
+ * CLI right after a source changed) and while a CLI runs: every file is written to a temporary name
+ * and renamed, chunks before the entries that import them, and no file a running CLI may import is
+ * removed (older chunks are pruned after an hour).
  * Returns the build's wall time in ms.
  */
 export async function buildCli() {
@@ -85,7 +87,11 @@ export async function buildCli() {
     writeFileSync(tmp, contents);
     renameSync(tmp, file);
   };
-  for (const out of result.outputFiles) put(out.path, out.contents);
+  // chunks before the entry files that import them, the stamp last: a CLI starting while this build
+  // writes sees either the old entry (whose chunks stay) or the new one with every chunk in place
+  const entry = (f) => !relative(DIST, f.path).startsWith('chunks');
+  for (const out of result.outputFiles.filter((f) => !entry(f))) put(out.path, out.contents);
+  for (const out of result.outputFiles.filter(entry)) put(out.path, out.contents);
   const inputs = Object.keys(result.metafile.inputs)
     .filter((f) => !f.includes('node_modules/'))
     .concat('package.json', 'package-lock.json', 'scripts/build-cli.mjs')
@@ -95,14 +101,30 @@ export async function buildCli() {
     STAMP,
     `${JSON.stringify({ started, outputs: outputs.sort(), inputs: [...new Set(inputs)].sort() }, null, 1)}\n`,
   );
+  pruneChunks(new Set(result.outputFiles.map((f) => f.path)));
   return Date.now() - started;
+}
+
+/** Older builds' chunks are kept for an hour (a CLI started before a rebuild may still import one). */
+const KEEP_OLD_CHUNKS_MS = 60 * 60_000;
+
+function pruneChunks(current) {
+  const dir = join(DIST, 'chunks');
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    if (current.has(file)) continue;
+    try {
+      if (Date.now() - statSync(file).mtimeMs > KEEP_OLD_CHUNKS_MS) rmSync(file, { force: true });
+    } catch {
+      // another build pruned it
+    }
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const why = process.argv.includes('--if-stale') ? staleness() : '';
-  // an explicit build starts clean (a rebuild on demand keeps older chunks: a running CLI may still
-  // import one)
-  if (why === '') rmSync(DIST, { recursive: true, force: true });
+  // never a clean start: a CLI running from the previous build (a test, a scheduled run) may still
+  // import its chunks; buildCli writes every file by rename and prunes chunks an hour old
   if (why !== undefined) {
     const ms = await buildCli();
     process.stderr.write(`built ${relative(process.cwd(), BUNDLE)} in ${ms} ms${why ? ` (${why})` : ''}\n`);
