@@ -11,18 +11,13 @@ import { createHttp as undiciHttp } from '#adapters/http';
 import { createHttp as fetchHttp } from '#adapters/http-fetch';
 import { createApiClient } from '#core/api/client';
 import type { HttpFactory } from '#core/api/http';
-import type { ApiPage, ReportRequest } from '#core/api/types';
+import type { ApiPage } from '#core/api/types';
 import { ExporterError } from '#core/errors';
+import { POSTS_REQUEST } from '../core/api/helpers';
 import { type HostileServer, startHostileServer } from '../support/hostile-server';
 
 const MIB = 1024 * 1024;
-const REQUEST: ReportRequest = {
-  route: 'posts/performance',
-  metrics: ['likes'],
-  startDate: '2026-11-22',
-  endDate: '2026-11-22',
-  filters: {},
-};
+const REQUEST = POSTS_REQUEST;
 const PAGE = {
   data: [{ postId: 'p1', creatorName: 'Café Müller', metrics: { likes: 1 } }],
   nextCursor: null,

@@ -13,19 +13,13 @@ import { createHttp as undiciHttp } from '#adapters/http';
 import { createHttp as fetchHttp } from '#adapters/http-fetch';
 import { createApiClient } from '#core/api/client';
 import type { HttpFactory } from '#core/api/http';
-import type { ReportRequest } from '#core/api/types';
 import { ExporterError } from '#core/errors';
+import { POSTS_REQUEST } from '../core/api/helpers';
 import { type HostileServer, startHostileServer } from '../support/hostile-server';
 import { apiCredentials, runArgs, runCli } from '../support/run-cli';
 
 const MIB = 1024 * 1024;
-const REQUEST: ReportRequest = {
-  route: 'posts/performance',
-  metrics: ['likes'],
-  startDate: '2026-11-22',
-  endDate: '2026-11-22',
-  filters: {},
-};
+const REQUEST = POSTS_REQUEST;
 
 let server: HostileServer;
 /** Bytes the huge page handler managed to write before the client hung up. */

@@ -90,7 +90,7 @@ export function registerSummaries(program: Command): void {
   for (const name of NAMES) {
     const s: Summary = SUMMARIES[name];
     const cmd = program.command(name).description(s.description);
-    // help writes `[options]` after a command that has any
+    // help writes `[options]` after a command that has options
     if (s.options) cmd.addOption(new Option('--options').hideHelp());
     if (s.args !== undefined) cmd.argument(s.args);
   }

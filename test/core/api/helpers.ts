@@ -2,9 +2,19 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockAgent } from 'undici';
+import type { ReportRequest } from '#core/api/types';
 import type { Log, LogFields } from '#core/log';
 
 export const ORIGIN = 'http://api.test';
+
+/** One day of posts/performance with one metric: the request the client tests page through. */
+export const POSTS_REQUEST: ReportRequest = {
+  route: 'posts/performance',
+  metrics: ['likes'],
+  startDate: '2026-11-22',
+  endDate: '2026-11-22',
+  filters: {},
+};
 
 /** An unsigned JWT with these claims (the client never verifies signatures). */
 export function makeJwt(claims: Record<string, unknown>): string {

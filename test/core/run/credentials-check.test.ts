@@ -6,23 +6,23 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ClientCredentials, createApiClient } from '#core/api/client';
-import type { ReportRequest } from '#core/api/types';
 import { ExporterError } from '#core/errors';
 import { CredentialsCheckSchema, checkCredentials, refusingApi } from '#core/run/credentials-check';
 import { MAX_REASON_CHARS } from '#core/run/payload';
 import { createHttp } from '#http';
 import { failure } from '../../support/pages';
-import { makeJwt, ORIGIN, recordingLog, type ScriptedReply, scriptedApi } from '../api/helpers';
+import {
+  makeJwt,
+  ORIGIN,
+  POSTS_REQUEST,
+  recordingLog,
+  type ScriptedReply,
+  scriptedApi,
+} from '../api/helpers';
 
 const SECRET = 'CANARY-pl4n-s3cret';
 const CREDS = { clientId: 'client-plan', clientSecret: SECRET };
-const REQUEST: ReportRequest = {
-  route: 'posts/performance',
-  metrics: ['likes'],
-  startDate: '2026-11-22',
-  endDate: '2026-11-22',
-  filters: {},
-};
+const REQUEST = POSTS_REQUEST;
 const FORBIDDEN: ScriptedReply = {
   status: 403,
   body: { title: 'Client not permitted', detail: 'Contact the account team.' },
