@@ -16,7 +16,7 @@ import { csvBytes, doubleColumns } from './csv-part';
 import type { Cell } from './flatten';
 import type { Format } from './formats';
 import type { ColumnDef } from './model';
-import { ColumnAhead } from './parquet-ahead';
+import { ColumnChunk } from './parquet-chunk';
 import type { GroupAhead, PartEncoder } from './part-encoder';
 import { PART_ENCODERS } from './part-encoders';
 import { type ColumnBatch, RowGroupBuffer } from './rowgroup';
@@ -146,7 +146,7 @@ export class EncoderHost {
     if (spec.formats.includes('csv'))
       ahead.csv.push(csvBytes(columns, batch.rows, spec.formulaGuard, doubleColumns(spec.columns)));
     if (spec.formats.includes('parquet')) {
-      ahead.parquet ??= spec.columns.map((c) => new ColumnAhead(c));
+      ahead.parquet ??= spec.columns.map((c) => new ColumnChunk(c));
       for (const [i, column] of ahead.parquet.entries()) column.add(columns[i] as readonly Cell[]);
     }
     ahead.spec = spec;

@@ -17,12 +17,12 @@
  * indexes and the footer.
  */
 import type { ColumnDef } from './model';
-import type { ColumnAhead } from './parquet-ahead';
 import { ByteSink, Compact } from './parquet-bytes';
-import { type Chunk, type Group, Scratch, writeChunk, writePrepared } from './parquet-pages';
+import { ColumnChunk } from './parquet-chunk';
+import type { Chunk, Group } from './parquet-pages';
 import {
   CONVERTED,
-  DATA_PAGE_V2,
+  DATA_PAGE,
   DICTIONARY_PAGE,
   MAGIC,
   OPTIONAL,
@@ -39,7 +39,6 @@ export { PARQUET_OPTIONS, type ParquetType, schemaElement } from './parquet-sche
 
 export class ParquetEncoder implements PartEncoder {
   private readonly out = new ByteSink(1 << 20);
-  private readonly scratch = new Scratch();
   private readonly groups: Group[] = [];
   /** Bytes handed out so far: the file offset of `out`'s first byte. */
   private written = 0;
@@ -49,21 +48,23 @@ export class ParquetEncoder implements PartEncoder {
   }
 
   group(group: ColumnCells): Uint8Array[] {
-    return this.write(group.rows, (c) => writeChunk(this.out, this.written, this.scratch, c, group.of(c)));
+    return this.write(group.rows, (c) => {
+      const chunk = new ColumnChunk(c);
+      chunk.add(group.of(c));
+      return chunk;
+    });
   }
 
-  /** A group whose columns were prepared slice by slice as its rows arrived (`parquet-ahead.ts`). */
+  /** A group whose column chunks were written page by page as its rows arrived (`parquet-chunk.ts`). */
   encodedAhead({ parquet }: GroupAhead, rows: number): Uint8Array[] | undefined {
     if (parquet === null) return undefined;
-    return this.write(rows, (c, i) =>
-      writePrepared(this.out, this.written, this.scratch, c, (parquet[i] as ColumnAhead).prepared()),
-    );
+    return this.write(rows, (_, i) => parquet[i] as ColumnChunk);
   }
 
-  private write(rows: number, chunk: (column: ColumnDef, i: number) => Chunk): Uint8Array[] {
+  private write(rows: number, chunk: (column: ColumnDef, i: number) => ColumnChunk): Uint8Array[] {
     if (rows > 0) {
       const at = this.out.length;
-      const chunks = this.columns.map(chunk);
+      const chunks: Chunk[] = this.columns.map((c, i) => chunk(c, i).write(this.out, this.written));
       this.groups.push({
         chunks,
         rows,
@@ -142,7 +143,7 @@ export class ParquetEncoder implements PartEncoder {
             );
             const stats: [number, number, number][] = [];
             if (k.dictionaryOffset !== undefined) stats.push([DICTIONARY_PAGE, PLAIN, 1]);
-            stats.push([DATA_PAGE_V2, k.pageEncoding, k.pages.length]);
+            for (const [encoding, count] of k.pageEncodings) stats.push([DATA_PAGE, encoding, count]);
             c.listStruct(13, stats, (c, [type, encoding, count]) =>
               c.i32(1, type).i32(2, encoding).i32(3, count),
             );
