@@ -227,7 +227,7 @@ describe('independent readers', () => {
     }
     const datasets = await datasetsUnder(out);
     const [d] = datasets;
-    expect(d?.rows).toBe(5_000 + 1_200);
+    expect(d?.rows).toBe(10_000 + 1_200);
     // the layout this test is about: a chunk with a dictionary page, RLE_DICTIONARY pages, then PLAIN
     // (a string column keeps its dictionary: `platform` is read across its pages too)
     const file = await readFile(d?.parquet_files[0] ?? '');
@@ -243,13 +243,13 @@ describe('independent readers', () => {
 });
 
 /**
- * posts/performance, one row group of 5,000 rows (week one) and of 1,200 (week two): in each, a string,
- * an int64 and a double column repeat a few values for 2,000 rows and are distinct afterwards.
+ * posts/performance, one row group of 10,000 rows (week one) and of 1,200 (week two): in each, a
+ * string, an int64 and a double column repeat a few values for 5,000 rows and are distinct afterwards.
  */
 function fallbackCase(): ExportCase {
   const week = (end: string, n: number): RunAnswer => {
     const rows = Array.from({ length: n }, (_, i) => {
-      const early = i < 2_000;
+      const early = i < 5_000;
       const platform = early ? ['instagram', 'tiktok'][i % 2] : `platform-${end}-${i}`;
       const likes = early ? i % 3 : i * 7_919;
       const watch = early ? 12.5 + (i % 2) : i / 7;
@@ -259,7 +259,7 @@ function fallbackCase(): ExportCase {
     if (!Array.isArray(parsed)) throw new Error('rows');
     return {
       rows: parsed,
-      breaks: [1_000, 2_000, 3_000, 4_000].filter((b) => b < n),
+      breaks: Array.from({ length: 9 }, (_, k) => (k + 1) * 1_000).filter((b) => b < n),
       cuts: [],
       charset: 'utf-8',
     };
@@ -271,7 +271,7 @@ function fallbackCase(): ExportCase {
     rowGroupRows: 25_000,
     maxPartBytes: 512 * 1024 * 1024,
     maxKeysPerObject: null,
-    runs: [week(RUNS[0].end, 5_000), week(RUNS[1].end, 1_200)],
+    runs: [week(RUNS[0].end, 10_000), week(RUNS[1].end, 1_200)],
   };
 }
 

@@ -34,7 +34,7 @@ export interface PartSpec {
 /**
  * What the writer already knows about the part a slice goes into when it sends the slice: its columns
  * (the model then), window, formats and CSV guard. With it the host encodes the slice's CSV lines and
- * prepares its Parquet columns (`parquet-ahead.ts`) at once, while the row group fills, instead of
+ * writes its Parquet pages (`parquet-chunk.ts`) at once, while the row group fills, instead of
  * all of it after the group's last page; a group whose slices were taken for other columns (the model
  * grew mid-group) is encoded whole at `encode`.
  */
@@ -131,7 +131,7 @@ export class EncoderHost {
   }
 
   /**
-   * The slice's CSV lines, encoded now, and its Parquet columns, prepared now (from the batch's own
+   * The slice's CSV lines, encoded now, and its Parquet columns, their full pages written now (from the batch's own
    * arrays, which nothing changes afterwards).
    */
   private takeAhead(state: StreamState, batch: ColumnBatch, spec: SliceSpec | undefined): void {

@@ -1,18 +1,20 @@
 /**
  * Parquet encoding of one part: our own encoder for the one shape the export writes, a flat schema of
- * OPTIONAL columns, written row group by row group. It makes the choices hyparquet-writer's public
- * `ParquetWriter` makes for such a file (data page v2, a dictionary page when the dictionary at least
- * halves the plain bytes, statistics with 16-byte string bounds, an offset index for chunks of several
- * pages, Snappy), so `test/core/export/parquet-golden.test.ts` can hold our bytes to the library's for
- * the same rows; but it works from the column's cells directly, which is what makes it cheap: strings
- * are written as UTF-8 once into one buffer, a dictionary column's bounds come from its dictionary,
- * definition levels and indexes are typed arrays, and nothing is copied per page.
+ * OPTIONAL columns, written row group by row group. It makes most of the choices hyparquet-writer's
+ * public `ParquetWriter` makes for such a file (a dictionary page when the dictionary at least halves
+ * the plain bytes, statistics with 16-byte string bounds, an offset index for chunks of several
+ * pages, Snappy), and `test/core/export/parquet-golden.test.ts` holds DuckDB's reading of our file to
+ * its reading of the library's; where it differs (v1 data pages of at most 1,000 rows, written as the
+ * rows arrive: `parquet-chunk.ts`) it is so that little is left to do after a report's last page.
+ * It works from the column's cells directly: strings are written as UTF-8 straight into the page,
+ * definition levels and indexes are typed arrays.
  *
  * This runs inside the encoder worker (see `encoder.ts`), so a long row group never holds up the event
  * loop that fetches pages. docs/performance.md has the measurements behind owning it.
  *
  * By concern: `parquet-schema.ts` (schema and thrift numbers), `parquet-values.ts` (values and
- * dictionary), `parquet-stats.ts` (statistics), `parquet-pages.ts` (one column chunk's pages),
+ * dictionary), `parquet-stats.ts` (statistics), `parquet-chunk.ts` (one column chunk, page by page),
+ * `parquet-pages.ts` (one page),
  * `parquet-bytes.ts` (byte sink, thrift compact protocol, RLE hybrid); this file: row groups, offset
  * indexes and the footer.
  */

@@ -5,7 +5,8 @@
  *   type, nulls, NaN and -0, low and high cardinality, several pages, any slicing;
  * - every value reads back exactly (hyparquet), also where the dictionary of a fixed-size column stops
  *   paying part-way and the chunk falls back to PLAIN pages;
- * - no page holds more than `PAGE_ROWS` rows.
+ * - no page holds more than `PAGE_ROWS` rows;
+ * - the dictionary is decided on the first 5,000 rows (a column that repeats only later stays PLAIN).
  */
 import fc from 'fast-check';
 import { parquetMetadata, parquetRead } from 'hyparquet';
@@ -20,7 +21,11 @@ import { PAGE_ROWS, type ParquetType } from '#core/export/parquet-schema';
 const column = (type: ParquetType): ColumnDef =>
   ({ name: 'c', type, role: 'metric', key: 'c', source: { kind: 'metric', name: 'c' } }) as ColumnDef;
 
-/** Cells of a column of `type`, as the column holds them (`columnCells`), from a few or many values. */
+/**
+ * Cells of a column of `type`, as the column holds them (`columnCells`), from a few or many values:
+ * up to 10,000 rows (`size: 'max'`: fast-check would otherwise keep arrays to ~10 elements), so
+ * chunks of several pages and past the rows the dictionary is decided on.
+ */
 function cellsOf(type: ParquetType): fc.Arbitrary<Cell[]> {
   const value: Record<ParquetType, fc.Arbitrary<Cell>> = {
     string: fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 4 })),
@@ -36,30 +41,37 @@ function cellsOf(type: ParquetType): fc.Arbitrary<Cell[]> {
       .integer({ min: 0, max: 2_000_000_000_000 })
       .map((ms) => new Date(ms).toISOString().replace('Z', '+00:00')),
   };
-  const pick = (pool: Cell[]) =>
+  const pick = (pool: Cell[], maxLength = 3_000) =>
     fc.array(
       fc.oneof(
         { weight: 1, arbitrary: fc.constant(null) },
         { weight: 6, arbitrary: fc.constantFrom(...pool) },
       ),
-      { maxLength: 3_000 },
+      { maxLength, size: 'max' },
     );
   return fc.oneof(
     // few distinct values: a dictionary pays
     fc.array(value[type], { minLength: 1, maxLength: 4 }).chain(pick),
     // mostly distinct values: written plain
-    fc.array(fc.option(value[type], { freq: 8 }), { maxLength: 3_000 }),
+    fc.array(fc.option(value[type], { freq: 8 }), { maxLength: 3_000, size: 'max' }),
     // a few repeated values first, then distinct ones (a dictionary first, then PLAIN pages)
     fc
       .tuple(
         fc.array(value[type], { minLength: 1, maxLength: 3 }).chain(pick),
-        fc.array(fc.option(value[type], { freq: 8 }), { maxLength: 2_000 }),
+        fc.array(fc.option(value[type], { freq: 8 }), { maxLength: 2_000, size: 'max' }),
+      )
+      .map(([a, b]) => [...a, ...b]),
+    // past the rows the dictionary is decided on: repeated values, then distinct ones
+    fc
+      .tuple(
+        fc.array(value[type], { minLength: 1, maxLength: 3 }).chain((pool) => pick(pool, 7_000)),
+        fc.array(fc.option(value[type], { freq: 8 }), { maxLength: 3_000, size: 'max' }),
       )
       .map(([a, b]) => [...a, ...b]),
     // distinct first, then a few repeated
     fc
       .tuple(
-        fc.array(fc.option(value[type], { freq: 8 }), { maxLength: 1_500 }),
+        fc.array(fc.option(value[type], { freq: 8 }), { maxLength: 1_500, size: 'max' }),
         fc.array(value[type], { minLength: 1, maxLength: 3 }).chain(pick),
       )
       .map(([a, b]) => [...a, ...b, ...b]),
@@ -68,7 +80,7 @@ function cellsOf(type: ParquetType): fc.Arbitrary<Cell[]> {
 
 /** Slice lengths that add up to `rows`. */
 const slicing = (rows: number) =>
-  fc.array(fc.integer({ min: 1, max: 1_200 }), { maxLength: 8 }).map((cuts) => {
+  fc.array(fc.integer({ min: 1, max: 1_200 }), { maxLength: 12, size: 'max' }).map((cuts) => {
     const out: number[] = [];
     let left = rows;
     for (const c of cuts) {
@@ -149,10 +161,11 @@ describe('Parquet column chunks written page by page', () => {
   }
 
   it('falls back to PLAIN pages once the dictionary stops paying, and reads back exactly', async () => {
-    // a few values for two pages, then distinct ones: a dictionary page, 2 RLE_DICTIONARY pages, PLAIN
+    // a few values for the rows the dictionary is decided on, then distinct ones: a dictionary page,
+    // RLE_DICTIONARY pages, PLAIN pages
     const cells: Cell[] = [
-      ...Array.from({ length: 2_000 }, (_, i) => [7, 8, null][i % 3] as Cell),
-      ...Array.from({ length: 8_000 }, (_, i) => (i % 9 === 0 ? null : i * 7_919)),
+      ...Array.from({ length: 5_000 }, (_, i) => [7, 8, null][i % 3] as Cell),
+      ...Array.from({ length: 5_000 }, (_, i) => (i % 9 === 0 ? null : i * 7_919)),
     ];
     const file = fileOf('int64', cells);
     const meta = parquetMetadata(file).row_groups[0]?.columns[0]?.meta_data;
@@ -161,29 +174,30 @@ describe('Parquet column chunks written page by page', () => {
     expect(stats?.[0]).toEqual(['DICTIONARY_PAGE', 'PLAIN', 1]);
     const dictPages = stats?.find((s) => s[0] === 'DATA_PAGE' && s[1] === 'RLE_DICTIONARY')?.[2];
     const plainPages = stats?.find((s) => s[0] === 'DATA_PAGE' && s[1] === 'PLAIN')?.[2];
-    expect(dictPages).toBeGreaterThanOrEqual(2);
+    expect(dictPages).toBeGreaterThanOrEqual(5);
+    expect(plainPages).toBeGreaterThanOrEqual(1);
     expect(Number(dictPages) + Number(plainPages)).toBe(10);
     expect(await readBack(file)).toEqual(cells.map((v) => expected('int64', v)));
   });
 
   it('a string column keeps its dictionary to the chunk end (no PLAIN pages after it)', async () => {
     const cells: Cell[] = [
-      ...Array.from({ length: 2_000 }, (_, i) => ['instagram', 'tiktok', null][i % 3] as Cell),
+      ...Array.from({ length: 5_000 }, (_, i) => ['instagram', 'tiktok', null][i % 3] as Cell),
       ...Array.from({ length: 3_000 }, (_, i) => `post-${i}`),
     ];
     const file = fileOf('string', cells);
     const stats = parquetMetadata(file).row_groups[0]?.columns[0]?.meta_data?.encoding_stats;
     expect(stats?.map((s) => [s.page_type, s.encoding, s.count])).toEqual([
       ['DICTIONARY_PAGE', 'PLAIN', 1],
-      ['DATA_PAGE', 'RLE_DICTIONARY', 5],
+      ['DATA_PAGE', 'RLE_DICTIONARY', 8],
     ]);
     expect(await readBack(file)).toEqual(cells);
   });
 
-  it('a column whose first page is distinct and whose later rows repeat stays PLAIN', () => {
-    // the dictionary is decided on the first page (it is never taken up later)
+  it('a column whose first 5,000 rows are distinct and whose later rows repeat stays PLAIN', () => {
+    // the dictionary is decided on the first pages (it is never taken up later)
     const cells: Cell[] = [
-      ...Array.from({ length: 1_000 }, (_, i) => `unique-${i}`),
+      ...Array.from({ length: 5_000 }, (_, i) => `unique-${i}`),
       ...Array.from({ length: 9_000 }, (_, i) => ['a', 'b', 'c'][i % 3] as string),
     ];
     const meta = parquetMetadata(fileOf('string', cells)).row_groups[0]?.columns[0]?.meta_data;
