@@ -195,6 +195,12 @@ export interface EncoderPoolOptions {
 export interface EncoderPool extends Encoder {
   /** Starts every worker now and resolves once each answers (a worker loads its code at start). */
   warm(): Promise<void>;
+  /**
+   * Starts every worker now without waiting for it, and without keeping the process alive for it (a
+   * command that ends before exporting exits at once): the worker loads its code on another core while
+   * this thread loads the config and opens the first connection.
+   */
+  prestart(): void;
   /** Stops the workers (pending calls fail). */
   close(): Promise<void>;
 }
@@ -221,6 +227,9 @@ export function createEncoderPool(options: EncoderPoolOptions = {}): EncoderPool
       const worker = at(streams % size);
       streams += 1;
       return workerStream(worker, streams);
+    },
+    prestart() {
+      for (let i = 0; i < size; i++) at(i);
     },
     async warm() {
       // stream 0 is never opened: closing it is a no-op round trip

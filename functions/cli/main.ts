@@ -6,7 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { ExporterError } from '#core/errors';
 import pkg from '../../package.json' with { type: 'json' };
-import { registerFor } from './commands/table';
+import { registerFor, startsWorker } from './commands/table';
 
 // The AWS SDK warns on every command under Node 20 that its releases after January 2027 will need
 // Node 22. Node 20 is supported here (package.json engines; README), so the notice is one a user
@@ -18,6 +18,11 @@ const program = new Command('report-exporter')
   .version(pkg.version, '-V, --version', 'print the version and exit')
   .showHelpAfterError()
   .exitOverride();
+
+// An export's encoder worker starts first, on another core, while this thread loads the command, the
+// config and the first page: it needs ~0.1–0.2 s to load its code (docs/performance.md, "Start").
+if (startsWorker(process.argv))
+  void import('#adapters/encoder-pool').then((m) => m.sharedEncoderPool().prestart());
 
 // each command's file is read only when the command line needs it (commands/table.ts)
 await registerFor(program, process.argv);

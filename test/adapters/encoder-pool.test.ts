@@ -3,6 +3,7 @@
  * same bytes as encoding on the calling thread, transferred rather than copied, failures surfaced as
  * ENCODE_FAILED — including a worker killed by its heap limit — and a fresh worker afterwards.
  */
+import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEncoderPool } from '#adapters/encoder-pool';
 import { type EncodedBytes, type Encoder, inlineEncoder, type PartSpec } from '#core/export/encoder';
@@ -91,6 +92,21 @@ describe('encoder worker pool', () => {
     expect(lines(second)).toHaveLength(8);
     stream.close();
   }, 60_000);
+
+  it('prestart starts the workers without waiting, and the streams opened after use them', async () => {
+    const early = createEncoderPool({ workers: 1 });
+    // the worker's thread exists as soon as prestart returns (Linux: one entry per thread)
+    const threads = () => readdirSync('/proc/self/task').length;
+    const before = threads();
+    try {
+      early.prestart();
+      expect(threads()).toBeGreaterThan(before);
+      const bytes = await encodeAll(early);
+      expect(joined(bytes, 'csv')).toEqual(joined(await encodeAll(inlineEncoder()), 'csv'));
+    } finally {
+      await early.close();
+    }
+  });
 
   it('keeps two streams on one worker apart', async () => {
     const a = pool.open();

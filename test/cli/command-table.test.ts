@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerAll, registerFor, registerSummaries, SUMMARIES } from '#cli/commands/table';
+import { registerAll, registerFor, registerSummaries, SUMMARIES, startsWorker } from '#cli/commands/table';
 
 const program = () =>
   new Command('report-exporter').description('d').version('1.0.0', '-V, --version', 'v').exitOverride();
@@ -37,5 +37,20 @@ describe('the command table', () => {
     expect(help.commands.find((c) => c.name() === 'run')?.options.some((o) => o.long === '--schedule')).toBe(
       true,
     );
+  });
+
+  it('starts the encoder worker early for a command that exports, never for help or another command', () => {
+    const argv = (...args: string[]) => ['node', 'cli', ...args];
+    for (const name of ['run', 'backfill', 'demo'])
+      expect(startsWorker(argv(name, '--schedule', 'x'))).toBe(true);
+    for (const line of [
+      argv('run', '--help'),
+      argv('backfill', '-h'),
+      argv('validate', '-c', 'x.yaml'),
+      argv('help', 'run'),
+      argv('--help'),
+      argv(),
+    ])
+      expect(startsWorker(line)).toBe(false);
   });
 });

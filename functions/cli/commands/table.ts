@@ -85,6 +85,15 @@ export async function registerFor(program: Command, argv: readonly string[]): Pr
   for (const register of registers) register(program);
 }
 
+/** Commands that export rows, and so use the encoder worker. */
+const EXPORTING: readonly string[] = ['run', 'backfill', 'demo'];
+
+/** Whether the command line exports (and so will use the encoder worker): not for its help. */
+export function startsWorker(argv: readonly string[]): boolean {
+  const rest = argv.slice(3);
+  return EXPORTING.includes(argv[2] ?? '') && !rest.includes('--help') && !rest.includes('-h');
+}
+
 /** Each command as the program's help lists it, and nothing more (it is never run). */
 export function registerSummaries(program: Command): void {
   for (const name of NAMES) {

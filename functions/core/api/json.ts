@@ -193,6 +193,22 @@ function jsonString(text: string, onInvalid: (() => void) | undefined): string {
 }
 
 /**
+ * Whether `JSON.stringify` writes `values` exactly as `toJsonText` would: an array (a row's hashtags,
+ * ids) of well-formed strings, booleans, nulls and numbers other than -0 only (JSON.parse's numbers
+ * are finite). A hot path: one such cell per row.
+ */
+function plainScalars(values: readonly unknown[]): boolean {
+  for (const v of values) {
+    if (typeof v === 'string') {
+      if (!wellFormed(v)) return false;
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v) || Object.is(v, -0)) return false;
+    } else if (v !== null && typeof v !== 'boolean') return false;
+  }
+  return true;
+}
+
+/**
  * JSON text of a parsed value, bigints as their digits, `-0` with its sign (for arrays kept as JSON
  * text in a cell).
  * Strings (keys too) are valid Unicode: a lone surrogate is U+FFFD, never a `\ud800` escape that
@@ -204,8 +220,10 @@ export function toJsonText(value: unknown, onInvalid?: () => void): string {
   if (Object.is(value, -0)) return '-0';
   if (value instanceof NumberText) return value.text;
   if (typeof value === 'string') return jsonString(value, onInvalid);
-  if (Array.isArray(value))
+  if (Array.isArray(value)) {
+    if (plainScalars(value)) return JSON.stringify(value);
     return `[${value.map((v) => (v === undefined ? 'null' : toJsonText(v, onInvalid))).join(',')}]`;
+  }
   if (typeof value === 'object' && value !== null) {
     const parts: string[] = [];
     for (const k of Object.keys(value)) {

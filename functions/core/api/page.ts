@@ -148,17 +148,21 @@ function checkedDepth(page: ParsedPage, label: string): ParsedPage {
   return page;
 }
 
-/** Whether `root` nests at most `max` levels, walked without recursion (cheap for flat rows). */
+/**
+ * Whether `root` nests at most `max` levels. Recursion stops at `max`, so the stack stays shallow
+ * whatever the input; scalars are skipped without allocating anything (a hot path: every row of every
+ * page, most of them a few flat objects).
+ */
 function withinDepth(root: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[root, 1]];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const [value, depth] = item;
-    for (const key in value as object) {
-      const child = (value as Record<string, unknown>)[key];
-      if (typeof child !== 'object' || child === null) continue;
-      if (depth + 1 > max) return false;
-      stack.push([child, depth + 1]);
-    }
+  return nestsWithin(root as object, max - 1);
+}
+
+/** Whether `value`'s children nest at most `left` more levels. */
+function nestsWithin(value: object, left: number): boolean {
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (typeof child !== 'object' || child === null) continue;
+    if (left === 0 || !nestsWithin(child, left - 1)) return false;
   }
   return true;
 }

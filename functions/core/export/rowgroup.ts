@@ -40,18 +40,28 @@ export class RowGroupBuffer implements CellSink {
     return g;
   }
 
+  /**
+   * The columns the previous row's cells went to, in its order: rows of a page mostly have the same
+   * keys in the same order, so the n-th cell of a row usually goes where the n-th cell of the row
+   * before went, found by comparing the (memoised, so identical) key instead of a map lookup.
+   */
+  private readonly fieldTrail = new Trail();
+  private readonly metricTrail = new Trail();
+
   /** Flattens one API row into the columns. */
   addRow(row: ApiRow): void {
+    this.fieldTrail.at = 0;
+    this.metricTrail.at = 0;
     flattenRowInto(row, this, this.maxKeys);
     this.rows += 1;
   }
 
   field(key: string, value: Cell): void {
-    put(this.fields, key, value, this.rows);
+    put(this.fieldTrail.column(this.fields, key), value, this.rows);
   }
 
   metric(name: string, value: Cell): void {
-    put(this.metrics, name, value, this.rows);
+    put(this.metricTrail.column(this.metrics, name), value, this.rows);
   }
 
   /** `f{field key}` / `m{metric}` → cells of JSON text in which a lone surrogate became U+FFFD. */
@@ -100,12 +110,29 @@ export class RowGroupBuffer implements CellSink {
   }
 }
 
-function put(columns: Map<string, Cell[]>, name: string, value: Cell, row: number): void {
-  let cells = columns.get(name);
-  if (cells === undefined) {
-    cells = [];
-    columns.set(name, cells);
+/** See `RowGroupBuffer.fieldTrail`. */
+class Trail {
+  at = 0;
+  private readonly keys: string[] = [];
+  private readonly cells: Cell[][] = [];
+
+  /** The column of `name` in `columns` (made when new), the row's next cell's. */
+  column(columns: Map<string, Cell[]>, name: string): Cell[] {
+    const i = this.at;
+    this.at = i + 1;
+    if (this.keys[i] === name) return this.cells[i] as Cell[];
+    let cells = columns.get(name);
+    if (cells === undefined) {
+      cells = [];
+      columns.set(name, cells);
+    }
+    this.keys[i] = name;
+    this.cells[i] = cells;
+    return cells;
   }
+}
+
+function put(cells: Cell[], value: Cell, row: number): void {
   if (cells.length > row) {
     // the same flattened name twice in one row: the last value wins
     cells[row] = value;

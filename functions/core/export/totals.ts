@@ -52,6 +52,23 @@ function parseDecimal(value: number): { m: bigint; scale: number } {
   return { m: negative ? -digits : digits, scale };
 }
 
+/**
+ * The scale of a finite double's shortest decimal text when that text has at most 15 significant
+ * digits and at most 15 after the point (`3162.51` → 2), found without making the text; 0 for a
+ * whole number and any other value (left to `parseDecimal`). Exact: `n / 10^s === v` says the decimal `n·10^-s` rounds to
+ * `v`, and two decimals of at most 15 significant digits never round to the same double, so it is the
+ * shortest text's value; the smallest such `s` is its scale.
+ */
+function shortScale(v: number): number {
+  if (Number.isInteger(v)) return 0;
+  for (let s = 1, p = 10; s <= 15; s++, p *= 10) {
+    const n = Math.round(v * p);
+    if (Math.abs(n) >= 1e15) return 0;
+    if (n / p === v) return s;
+  }
+  return 0;
+}
+
 /** `m / 10^scale` as decimal text without trailing fraction zeros. */
 function decimalText(m: bigint, scale: number): string {
   if (scale === 0) return m.toString();
@@ -91,6 +108,9 @@ export class Totals {
     let acc = this.sums.get(name);
     // Fast path: whole numbers add up in a double while the running sum stays exactly representable.
     let whole = 0;
+    // Fractions of at most 15 significant digits (`3162.51`), by their scale: `byScale[s]` holds the
+    // sum of their mantissas (`316251` at scale 2), whole numbers in a double while exactly so.
+    let byScale: number[] | undefined;
     let seen = false;
     for (const v of cells) {
       if (typeof v === 'bigint') {
@@ -105,6 +125,15 @@ export class Totals {
         whole += v;
         continue;
       }
+      const scale = shortScale(v);
+      if (scale > 0) {
+        byScale ??= [];
+        const sum = (byScale[scale] ?? 0) + Math.round(v * 10 ** scale);
+        if (Math.abs(sum) <= Number.MAX_SAFE_INTEGER) {
+          byScale[scale] = sum;
+          continue;
+        }
+      }
       acc ??= { m: 0n, scale: 0 };
       const d = parseDecimal(v);
       if (d.scale > acc.scale) acc = { m: acc.m * 10n ** BigInt(d.scale - acc.scale), scale: d.scale };
@@ -113,6 +142,11 @@ export class Totals {
     if (!seen) return;
     acc ??= { m: 0n, scale: 0 };
     acc.m += BigInt(whole) * 10n ** BigInt(acc.scale);
+    for (const [scale, sum] of (byScale ?? []).entries()) {
+      if (sum === undefined) continue;
+      if (scale > acc.scale) acc = { m: acc.m * 10n ** BigInt(scale - acc.scale), scale };
+      acc.m += BigInt(sum) * 10n ** BigInt(acc.scale - scale);
+    }
     this.sums.set(name, acc);
   }
 

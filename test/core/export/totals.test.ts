@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAdditiveMetric, Totals } from '#core/export/totals';
+import type { Cell } from '#core/export/flatten';
+import { isAdditiveMetric, Totals, totalValue } from '#core/export/totals';
 
 describe('isAdditiveMetric', () => {
   it.each([
@@ -85,5 +87,56 @@ describe('Totals', () => {
     const b = new Totals(JSON.parse(JSON.stringify(a.snapshot())));
     b.addColumn('likes', [3]);
     expect(b.result()).toEqual({ likes: 6 });
+  });
+});
+
+/** The sum each value's shortest decimal text spells, added as BigInts: what the totals must equal. */
+function referenceSum(cells: readonly Cell[]): { mantissa: string; scale: number } | undefined {
+  const terms: { m: bigint; scale: number }[] = [];
+  for (const v of cells) {
+    if (typeof v === 'bigint') terms.push({ m: v, scale: 0 });
+    else if (typeof v === 'number' && Number.isFinite(v)) {
+      const [mant = '', exp = '0'] = String(v).split('e');
+      const negative = mant.startsWith('-');
+      const [int = '', frac = ''] = (negative ? mant.slice(1) : mant).split('.');
+      const scale = frac.length - Number(exp);
+      const digits = BigInt(int + frac) * 10n ** BigInt(Math.max(0, -scale));
+      terms.push({ m: negative ? -digits : digits, scale: Math.max(0, scale) });
+    }
+  }
+  if (terms.length === 0) return undefined;
+  const scale = Math.max(...terms.map((t) => t.scale));
+  const m = terms.reduce((sum, t) => sum + t.m * 10n ** BigInt(scale - t.scale), 0n);
+  return { mantissa: m.toString(), scale };
+}
+
+describe('Totals (property)', () => {
+  const cell = fc.oneof(
+    fc.constant(null),
+    fc.integer({ min: -1_000_000, max: 1_000_000 }),
+    // money-like decimals (the fast path) and their neighbours
+    fc
+      .tuple(fc.integer({ min: -(10 ** 12), max: 10 ** 12 }), fc.integer({ min: 0, max: 8 }))
+      .map(([n, s]) => n / 10 ** s),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(Number.MAX_SAFE_INTEGER, -0, 0.1, 0.2, 1e-7, 5e-324, 123456789012345.6, 1e21, 0.1 + 0.2),
+    fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+  );
+
+  it('every additive column sums to exactly what its values spell, in any slicing', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(cell, { maxLength: 40 }), { maxLength: 5 }), (slices) => {
+        const t = new Totals();
+        for (const slice of slices) t.addColumn('likes', slice);
+        const want = referenceSum(slices.flat());
+        const snapshot = t.snapshot().likes;
+        if (want === undefined) expect(snapshot).toBeUndefined();
+        else {
+          expect(snapshot).toEqual(want);
+          expect(t.result().likes).toEqual(totalValue(BigInt(want.mantissa), want.scale));
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
