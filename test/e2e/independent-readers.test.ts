@@ -3,8 +3,9 @@
  * polars, DuckDB (Parquet, CSV and JSON Lines) and fastparquet, each with the options docs/export.md
  * gives it, read the demo's exports (every report of both schedules, every window the demo ran) and a
  * two-run schema-evolution fixture (week two adds a field part-way through, so the model grows mid-run
- * and later parts carry more columns). Each reader must see the manifests' rows and the same values,
- * cell for cell, as every other reader.
+ * and later parts carry more columns), and row groups of several pages whose columns start with a
+ * dictionary and (numbers) fall back to PLAIN pages part-way. Each reader must see the manifests' rows and the
+ * same values, cell for cell, as every other reader (DuckDB's CSV reader included).
  *
  * The readers live in a Python venv: `~/.cache/report-exporter/readers-venv` (made by `.ci/run`) or
  * the one `READERS_VENV` names. Outside CI the test skips, naming what to install; with CI=true it fails.
@@ -14,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parquetMetadata } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExact } from '../support/exact-json';
 import type { ExportCase, RunAnswer } from '../support/properties/arbitraries';
@@ -208,7 +210,70 @@ describe('independent readers', () => {
       values && 'values' in values ? values.values.filter((r) => r[publishedAt] !== null) : [];
     expect(published).toHaveLength(3);
   }, 120_000);
+
+  it('read row groups of several pages, with dictionaries that fall back to PLAIN part-way, the same way', async (ctx) => {
+    needReaders(ctx);
+    const out = join(dir, 'fallback');
+    const server = await startAnswerServer(['posts/performance']);
+    try {
+      const c = fallbackCase();
+      for (const [i, run] of RUNS.entries()) {
+        const answer = c.runs[i];
+        if (answer !== undefined) server.answers.set(run.end, answer);
+        await runOnce(c, server.baseUrl, out, run.at);
+      }
+    } finally {
+      await server.close();
+    }
+    const datasets = await datasetsUnder(out);
+    const [d] = datasets;
+    expect(d?.rows).toBe(10_000 + 1_200);
+    // the layout this test is about: a chunk with a dictionary page, RLE_DICTIONARY pages, then PLAIN
+    // (a string column keeps its dictionary: `platform` is read across its pages too)
+    const file = await readFile(d?.parquet_files[0] ?? '');
+    const meta = parquetMetadata(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength));
+    const fellBack = meta.row_groups[0]?.columns.filter((k) => {
+      const pages = k.meta_data?.encoding_stats?.filter((s) => s.page_type === 'DATA_PAGE') ?? [];
+      return pages.some((s) => s.encoding === 'RLE_DICTIONARY') && pages.some((s) => s.encoding === 'PLAIN');
+    });
+    expect(fellBack?.map((k) => k.meta_data?.path_in_schema[0]).sort()).toEqual(['avg_watch_time', 'likes']);
+    const read = await readAll(datasets);
+    expectAgreement(datasets, read, readersOf);
+  }, 120_000);
 });
+
+/**
+ * posts/performance, one row group of 10,000 rows (week one) and of 1,200 (week two): in each, a
+ * string, an int64 and a double column repeat a few values for 5,000 rows and are distinct afterwards.
+ */
+function fallbackCase(): ExportCase {
+  const week = (end: string, n: number): RunAnswer => {
+    const rows = Array.from({ length: n }, (_, i) => {
+      const early = i < 5_000;
+      const platform = early ? ['instagram', 'tiktok'][i % 2] : `platform-${end}-${i}`;
+      const likes = early ? i % 3 : i * 7_919;
+      const watch = early ? 12.5 + (i % 2) : i / 7;
+      return `{"postId":"p${end}-${i}","platform":"${platform}","metrics":{"likes":${likes},"avgWatchTime":${watch},"shares":${i % 5 === 0 ? null : i % 4}}}`;
+    });
+    const parsed = parseExact(`[${rows.join(',')}]`);
+    if (!Array.isArray(parsed)) throw new Error('rows');
+    return {
+      rows: parsed,
+      breaks: Array.from({ length: 9 }, (_, k) => (k + 1) * 1_000).filter((b) => b < n),
+      cuts: [],
+      charset: 'utf-8',
+    };
+  };
+  return {
+    route: 'posts/performance',
+    metrics: ['likes', 'avgWatchTime', 'shares'],
+    columnNames: 'snake_case',
+    rowGroupRows: 25_000,
+    maxPartBytes: 512 * 1024 * 1024,
+    maxKeysPerObject: null,
+    runs: [week(RUNS[0].end, 10_000), week(RUNS[1].end, 1_200)],
+  };
+}
 
 /**
  * posts/performance, week one: 6 rows with whole values; week two: fractional money and averages, and

@@ -16,7 +16,7 @@ import { csvBytes, doubleColumns } from './csv-part';
 import type { Cell } from './flatten';
 import type { Format } from './formats';
 import type { ColumnDef } from './model';
-import { ColumnAhead } from './parquet-ahead';
+import { ColumnChunk } from './parquet-chunk';
 import type { GroupAhead, PartEncoder } from './part-encoder';
 import { PART_ENCODERS } from './part-encoders';
 import { type ColumnBatch, RowGroupBuffer } from './rowgroup';
@@ -34,7 +34,7 @@ export interface PartSpec {
 /**
  * What the writer already knows about the part a slice goes into when it sends the slice: its columns
  * (the model then), window, formats and CSV guard. With it the host encodes the slice's CSV lines and
- * prepares its Parquet columns (`parquet-ahead.ts`) at once, while the row group fills, instead of
+ * writes its Parquet pages (`parquet-chunk.ts`) at once, while the row group fills, instead of
  * all of it after the group's last page; a group whose slices were taken for other columns (the model
  * grew mid-group) is encoded whole at `encode`.
  */
@@ -131,7 +131,7 @@ export class EncoderHost {
   }
 
   /**
-   * The slice's CSV lines, encoded now, and its Parquet columns, prepared now (from the batch's own
+   * The slice's CSV lines, encoded now, and its Parquet columns, their full pages written now (from the batch's own
    * arrays, which nothing changes afterwards).
    */
   private takeAhead(state: StreamState, batch: ColumnBatch, spec: SliceSpec | undefined): void {
@@ -146,7 +146,7 @@ export class EncoderHost {
     if (spec.formats.includes('csv'))
       ahead.csv.push(csvBytes(columns, batch.rows, spec.formulaGuard, doubleColumns(spec.columns)));
     if (spec.formats.includes('parquet')) {
-      ahead.parquet ??= spec.columns.map((c) => new ColumnAhead(c));
+      ahead.parquet ??= spec.columns.map((c) => new ColumnChunk(c));
       for (const [i, column] of ahead.parquet.entries()) column.add(columns[i] as readonly Cell[]);
     }
     ahead.spec = spec;

@@ -44,11 +44,16 @@ export const PLAIN = 0;
 export const RLE = 3;
 export const RLE_DICTIONARY = 8;
 export const DICTIONARY_PAGE = 2;
-export const DATA_PAGE_V2 = 3;
+export const DATA_PAGE = 0;
 export const SNAPPY = 1;
 export const MAGIC = 0x31524150; // "PAR1"
 
-/** A page holds about this many value bytes (estimated as hyparquet-writer does). */
+/**
+ * A data page holds at most this many rows: small enough that a page is written (and its values
+ * dropped) about as each ~1,000-row slice arrives, so little is left when the row group is complete.
+ */
+export const PAGE_ROWS = 1_000;
+/** A page holds at most about this many value bytes (a string counted by its UTF-16 length). */
 export const PAGE_SIZE = 1_048_576;
 /** Byte-array statistics are cut to this many bytes (a max rounded up). */
 export const STATS_BYTES = 16;

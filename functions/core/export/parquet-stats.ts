@@ -81,18 +81,6 @@ export function extendBounds(
   b.max = max;
 }
 
-/** Min/max over the non-null values (NaN left out and counted), as Parquet bounds. */
-export function statistics(
-  physical: Physical,
-  values: readonly (Value | null)[],
-  nulls: number,
-  nans: number | undefined,
-): Statistics {
-  const b: Bounds = {};
-  extendBounds(b, physical, values);
-  return statisticsOf(physical, b, nulls, nans);
-}
-
 /** The chunk statistics of bounds gathered with `extendBounds`. */
 export function statisticsOf(
   physical: Physical,

@@ -44,7 +44,7 @@ export function physicalOf(type: ParquetType): Physical {
 }
 
 /** The bytes a value of a fixed-size type adds to a page, as hyparquet-writer estimates them. */
-export const FIXED_BYTES: Record<Exclude<Physical, 'BYTE_ARRAY'>, number> = {
+const FIXED_BYTES: Record<Exclude<Physical, 'BYTE_ARRAY'>, number> = {
   BOOLEAN: 0.125,
   INT32: 4,
   INT64: 8,
@@ -58,38 +58,23 @@ export function estimate(physical: Physical): (v: Value) => number {
   return () => bytes;
 }
 
-export interface Dictionary {
-  readonly values: Value[];
-  /** Per row: the value's index in `values`, -1 for null. */
-  readonly indexes: Int32Array;
-}
-
 /** A dictionary key: -0 is its own entry (a Map would take it for +0 and turn one into the other). */
 const NEGATIVE_ZERO = Symbol('-0');
 const keyOf = (v: Value | null): Value | null | symbol => (v === 0 && Object.is(v, -0) ? NEGATIVE_ZERO : v);
 
 /**
- * The column's dictionary when it pays: a sample of up to 1,000 values spread over the chunk must not
- * be more than 90 % distinct bytes, and the dictionary plus bit-packed indexes must at most halve the
- * plain bytes (BYTE_ARRAY values carry a 4-byte length in both).
+ * Whether a dictionary may pay for `values[start, end)` at all (false for booleans): a sample of up to
+ * 1,000 values spread over them must not be more than 90 % distinct bytes. (The other half of the
+ * test is `DictionaryBuilder.halves`.)
  */
-export function dictionaryOf(values: readonly (Value | null)[], physical: Physical): Dictionary | undefined {
-  if (!sampleFavoursDictionary(values, physical)) return undefined;
-  const n = values.length;
-  // fixed-size values: once more than half the rows are distinct the dictionary cannot pay (stop there)
-  const builder = new DictionaryBuilder(
-    physical,
-    n,
-    physical === 'BYTE_ARRAY' ? Number.POSITIVE_INFINITY : n / 2,
-  );
-  builder.add(values, 0, n);
-  return builder.result();
-}
-
-/** The sample test of `dictionaryOf`: whether a dictionary may pay at all (false for booleans). */
-export function sampleFavoursDictionary(values: readonly (Value | null)[], physical: Physical): boolean {
+export function sampleFavoursDictionary(
+  values: readonly (Value | null)[],
+  physical: Physical,
+  start = 0,
+  end = values.length,
+): boolean {
   if (physical === 'BOOLEAN') return false;
-  const n = values.length;
+  const n = end - start;
   const size = estimate(physical);
   const prefix = physical === 'BYTE_ARRAY' ? 4 : 0;
   const sampled = new Set<Value | null | symbol>();
@@ -97,7 +82,7 @@ export function sampleFavoursDictionary(values: readonly (Value | null)[], physi
   let distinct = 0;
   let total = 0;
   for (let i = 0; i < samples; i += 1) {
-    const v = values[samples === 1 ? 0 : Math.floor((i * (n - 1)) / (samples - 1))] as Value | null;
+    const v = values[start + (samples === 1 ? 0 : Math.floor((i * (n - 1)) / (samples - 1)))] as Value | null;
     const bytes = v === null ? 0 : size(v) + prefix;
     const key = keyOf(v);
     if (!sampled.has(key)) {
@@ -110,8 +95,8 @@ export function sampleFavoursDictionary(values: readonly (Value | null)[], physi
 }
 
 /**
- * A column's dictionary built as its values arrive (a whole chunk at once in `dictionaryOf`, or slice
- * by slice while a row group fills: `parquet-ahead.ts`); `result()` applies the size test.
+ * A column chunk's dictionary, built page by page as the chunk's pages are written
+ * (`parquet-chunk.ts`); `halves()` and `pays()` apply the size test.
  */
 export class DictionaryBuilder {
   private readonly dict: Value[] = [];
@@ -128,20 +113,10 @@ export class DictionaryBuilder {
   constructor(
     private readonly physical: Physical,
     capacity: number,
-    private readonly limit = Number.POSITIVE_INFINITY,
+    private limit = Number.POSITIVE_INFINITY,
   ) {
     this.indexes = new Int32Array(Math.max(capacity, 16));
     this.size = estimate(physical);
-  }
-
-  /**
-   * Whether the values so far make a dictionary unlikely to pay: more than 90 % of their bytes
-   * distinct (strings), or more than half of them distinct (fixed-size values).
-   */
-  get unlikely(): boolean {
-    return this.physical === 'BYTE_ARRAY'
-      ? this.dictBytes > 0.9 * this.plainBytes
-      : this.dict.length > this.rows / 2;
   }
 
   add(values: readonly (Value | null)[], start: number, end: number): void {
@@ -184,15 +159,41 @@ export class DictionaryBuilder {
     this.dictBytes = dictBytes;
   }
 
-  /** The dictionary when it at most halves the plain bytes, else undefined. */
-  result(): Dictionary | undefined {
+  /** The entries so far, in index order (the array itself: later entries are appended to it). */
+  get values(): Value[] {
+    return this.dict;
+  }
+
+  /** The indexes of the rows added since the last `restart` (-1 for null). */
+  get rowIndexes(): Int32Array {
+    return this.indexes.subarray(0, this.rows);
+  }
+
+  /** Lifts the distinct-value limit (the dictionary was chosen: it grows as long as it pays). */
+  unlimit(): void {
+    this.limit = Number.POSITIVE_INFINITY;
+  }
+
+  /** Forgets the rows' indexes (not the entries nor the byte counts): the next rows start at 0. */
+  restart(): void {
+    this.rows = 0;
+  }
+
+  /** Whether the dictionary plus bit-packed indexes still at most halve the plain bytes so far. */
+  pays(): boolean {
     const prefix = this.physical === 'BYTE_ARRAY' ? 4 : 0;
     const { dict, present } = this;
-    // fixed-size values: with more than half the rows distinct the dictionary cannot halve the bytes
-    if (this.given || (prefix === 0 && dict.length > this.rows / 2)) return undefined;
     const indexBytes = Math.ceil((present * Math.ceil(Math.log2(dict.length))) / 8);
-    if (2 * (this.dictBytes + dict.length * prefix + indexBytes) > this.plainBytes + present * prefix)
-      return undefined;
-    return { values: dict, indexes: this.indexes.subarray(0, this.rows) };
+    if (this.given) return false;
+    return 2 * (this.dictBytes + dict.length * prefix + indexBytes) <= this.plainBytes + present * prefix;
+  }
+
+  /**
+   * Whether the dictionary at most halves the plain bytes of the rows added (BYTE_ARRAY values carry
+   * a 4-byte length in both); fixed-size values: also at most half the rows distinct.
+   */
+  halves(): boolean {
+    if (this.physical !== 'BYTE_ARRAY' && this.dict.length > this.rows / 2) return false;
+    return this.pays();
   }
 }

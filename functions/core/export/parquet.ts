@@ -1,28 +1,30 @@
 /**
  * Parquet encoding of one part: our own encoder for the one shape the export writes, a flat schema of
- * OPTIONAL columns, written row group by row group. It makes the choices hyparquet-writer's public
- * `ParquetWriter` makes for such a file (data page v2, a dictionary page when the dictionary at least
- * halves the plain bytes, statistics with 16-byte string bounds, an offset index for chunks of several
- * pages, Snappy), so `test/core/export/parquet-golden.test.ts` can hold our bytes to the library's for
- * the same rows; but it works from the column's cells directly, which is what makes it cheap: strings
- * are written as UTF-8 once into one buffer, a dictionary column's bounds come from its dictionary,
- * definition levels and indexes are typed arrays, and nothing is copied per page.
+ * OPTIONAL columns, written row group by row group. It makes most of the choices hyparquet-writer's
+ * public `ParquetWriter` makes for such a file (a dictionary page when the dictionary at least halves
+ * the plain bytes, statistics with 16-byte string bounds, an offset index for chunks of several
+ * pages, Snappy), and `test/core/export/parquet-golden.test.ts` holds DuckDB's reading of our file to
+ * its reading of the library's; where it differs (v1 data pages of at most 1,000 rows, written as the
+ * rows arrive: `parquet-chunk.ts`) it is so that little is left to do after a report's last page.
+ * It works from the column's cells directly: strings are written as UTF-8 straight into the page,
+ * definition levels and indexes are typed arrays.
  *
  * This runs inside the encoder worker (see `encoder.ts`), so a long row group never holds up the event
  * loop that fetches pages. docs/performance.md has the measurements behind owning it.
  *
  * By concern: `parquet-schema.ts` (schema and thrift numbers), `parquet-values.ts` (values and
- * dictionary), `parquet-stats.ts` (statistics), `parquet-pages.ts` (one column chunk's pages),
+ * dictionary), `parquet-stats.ts` (statistics), `parquet-chunk.ts` (one column chunk, page by page),
+ * `parquet-pages.ts` (one page),
  * `parquet-bytes.ts` (byte sink, thrift compact protocol, RLE hybrid); this file: row groups, offset
  * indexes and the footer.
  */
 import type { ColumnDef } from './model';
-import type { ColumnAhead } from './parquet-ahead';
 import { ByteSink, Compact } from './parquet-bytes';
-import { type Chunk, type Group, Scratch, writeChunk, writePrepared } from './parquet-pages';
+import { ColumnChunk } from './parquet-chunk';
+import type { Chunk, Group } from './parquet-pages';
 import {
   CONVERTED,
-  DATA_PAGE_V2,
+  DATA_PAGE,
   DICTIONARY_PAGE,
   MAGIC,
   OPTIONAL,
@@ -39,7 +41,6 @@ export { PARQUET_OPTIONS, type ParquetType, schemaElement } from './parquet-sche
 
 export class ParquetEncoder implements PartEncoder {
   private readonly out = new ByteSink(1 << 20);
-  private readonly scratch = new Scratch();
   private readonly groups: Group[] = [];
   /** Bytes handed out so far: the file offset of `out`'s first byte. */
   private written = 0;
@@ -49,21 +50,23 @@ export class ParquetEncoder implements PartEncoder {
   }
 
   group(group: ColumnCells): Uint8Array[] {
-    return this.write(group.rows, (c) => writeChunk(this.out, this.written, this.scratch, c, group.of(c)));
+    return this.write(group.rows, (c) => {
+      const chunk = new ColumnChunk(c);
+      chunk.add(group.of(c));
+      return chunk;
+    });
   }
 
-  /** A group whose columns were prepared slice by slice as its rows arrived (`parquet-ahead.ts`). */
+  /** A group whose column chunks were written page by page as its rows arrived (`parquet-chunk.ts`). */
   encodedAhead({ parquet }: GroupAhead, rows: number): Uint8Array[] | undefined {
     if (parquet === null) return undefined;
-    return this.write(rows, (c, i) =>
-      writePrepared(this.out, this.written, this.scratch, c, (parquet[i] as ColumnAhead).prepared()),
-    );
+    return this.write(rows, (_, i) => parquet[i] as ColumnChunk);
   }
 
-  private write(rows: number, chunk: (column: ColumnDef, i: number) => Chunk): Uint8Array[] {
+  private write(rows: number, chunk: (column: ColumnDef, i: number) => ColumnChunk): Uint8Array[] {
     if (rows > 0) {
       const at = this.out.length;
-      const chunks = this.columns.map(chunk);
+      const chunks: Chunk[] = this.columns.map((c, i) => chunk(c, i).write(this.out, this.written));
       this.groups.push({
         chunks,
         rows,
@@ -142,7 +145,7 @@ export class ParquetEncoder implements PartEncoder {
             );
             const stats: [number, number, number][] = [];
             if (k.dictionaryOffset !== undefined) stats.push([DICTIONARY_PAGE, PLAIN, 1]);
-            stats.push([DATA_PAGE_V2, k.pageEncoding, k.pages.length]);
+            for (const [encoding, count] of k.pageEncodings) stats.push([DATA_PAGE, encoding, count]);
             c.listStruct(13, stats, (c, [type, encoding, count]) =>
               c.i32(1, type).i32(2, encoding).i32(3, count),
             );

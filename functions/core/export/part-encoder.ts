@@ -7,7 +7,7 @@
  */
 import type { Cell } from './flatten';
 import type { ColumnDef } from './model';
-import type { ColumnAhead } from './parquet-ahead';
+import type { ColumnChunk } from './parquet-chunk';
 
 /** A row group as the encoders read it: each column's cells as the column holds them. */
 export interface ColumnCells {
@@ -31,8 +31,8 @@ export interface PartEncoder {
 export interface GroupAhead {
   /** The CSV lines of each slice. */
   readonly csv: Uint8Array[];
-  /** Each column of the part (in its order), prepared for Parquet; null when not taken. */
-  parquet: ColumnAhead[] | null;
+  /** Each column chunk of the part (in its order), its full pages written; null when not taken. */
+  parquet: ColumnChunk[] | null;
 }
 
 export interface EncoderOptions {
