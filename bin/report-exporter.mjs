@@ -9,9 +9,20 @@
  * REPORT_EXPORTER_FROM_SOURCE=1 — the TypeScript sources run through tsx instead, which is slower
  * to start, and it says so.
  */
+import module from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE, buildCli, staleness } from '../scripts/build-cli.mjs';
 import { capYoungGeneration } from './young-generation.mjs';
+
+// Node ≥ 22.1 keeps V8's compiled code of the modules loaded from here on in a cache on disk (the OS
+// temp dir, or NODE_COMPILE_CACHE), so a later start skips compiling the bundle: ~30 ms of CPU of each
+// start (docs/performance.md, "Start"). Node 20 has no such cache; a cache that cannot be written
+// (a read-only temp dir) only leaves compiling as it was.
+try {
+  module.enableCompileCache?.();
+} catch {
+  // no cache: compiled as before
+}
 
 /** Commands that export, whose memory the young-generation cap is for (./young-generation.mjs). */
 const EXPORTS = new Set(['run', 'backfill', 'demo']);

@@ -189,7 +189,7 @@ async function exportWithLease(
     });
     for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
       guards.observe(page);
-      for (const row of page.rows) await writer.add(row);
+      await writer.addAll(page.rows);
       if (page.invalidSequences) writer.noteInvalidBytes(page.rows);
       pages += 1;
       stepPages += 1;
