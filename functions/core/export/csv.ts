@@ -41,28 +41,3 @@ export function csvCell(value: Cell, guard = false, double = false): string {
 export function csvHeader(columns: readonly ColumnDef[], guard = false): string {
   return `${columns.map((c) => quoteCsv(guard ? guardText(c.name) : c.name)).join(',')}\r\n`;
 }
-
-/**
- * Rows `from` to `to` of already-extracted column cells as CSV lines. One reused cell array and
- * `join` (measured ~4× faster than building lines by string concatenation, whose ropes are slow to
- * flatten and encode).
- */
-export function csvLines(
-  cols: readonly (readonly Cell[])[],
-  from: number,
-  to: number,
-  guard = false,
-  /** Per column: whether it is a `double` column (its numbers are written with a decimal point). */
-  doubles: readonly boolean[] = [],
-): string {
-  if (to <= from) return '';
-  const lines = new Array<string>(to - from);
-  const cells = new Array<string>(cols.length);
-  for (let r = from; r < to; r += 1) {
-    for (let c = 0; c < cols.length; c += 1) {
-      cells[c] = csvCell(cols[c]?.[r] ?? null, guard, doubles[c] === true);
-    }
-    lines[r - from] = cells.join(',');
-  }
-  return `${lines.join('\r\n')}\r\n`;
-}

@@ -84,7 +84,6 @@ export class ColumnChunk {
     }
     this.nulls += nulls;
     if (this.nans !== undefined) this.nans += nans;
-    extendBounds(this.bounds, this.physical, vals);
 
     const strings = this.physical === 'BYTE_ARRAY';
     let i = 0;
@@ -125,6 +124,8 @@ export class ColumnChunk {
     this.open = [];
     if (this.dict === undefined) this.decide();
     const { physical, entries } = this;
+    // a dictionary page's values are the bounds of the pages that use it (ties are equal values)
+    if (entries !== undefined) extendBounds(this.bounds, physical, entries);
     const fileOffset = base + out.length;
     let uncompressed = this.uncompressed;
     if (entries !== undefined) uncompressed += writeDictionaryPage(out, physical, entries);
@@ -170,6 +171,7 @@ export class ColumnChunk {
       dict.restart();
       dict.add(values, start, end);
     }
+    if (dict == null) extendBounds(this.bounds, this.physical, values, start, end);
     const how: PageValues =
       dict != null ? { encoding: RLE_DICTIONARY, indexes: indexes ?? dict.rowIndexes } : PLAIN_PAGE;
     this.pages.push({ at: this.pageBytes.length, firstRow: this.rows });

@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvCell, csvHeader, quoteCsv } from '#core/export/csv';
 import { guardCsv, parseCsv } from '#core/export/csv-guard';
+import { csvBytes } from '#core/export/csv-part';
+import type { Cell } from '#core/export/flatten';
 
 describe('CSV cells', () => {
   it.each([
@@ -67,5 +70,42 @@ describe('guarded copy of an exact CSV (emailed attachments)', () => {
       ['line\nbreak', "'+1+2", '-1.5e3'],
     ]);
     expect(guarded.startsWith(`'=cmd(),name,likes\r\n'@creator_8,"a,""b""",-5\r\n`)).toBe(true);
+  });
+});
+
+describe('CSV lines written as bytes', () => {
+  const cell: fc.Arbitrary<Cell> = fc.oneof(
+    fc.constant(null),
+    fc.string({ unit: 'grapheme', maxLength: 8 }),
+    fc.string({ unit: 'binary', maxLength: 6 }),
+    fc.constantFrom('a,b', 'say "hi"', 'x\r\ny', '=1+1', '-5', '\ud800', 'é"', ''),
+    fc.integer({ min: -2_000_000, max: 2_000_000 }),
+    fc.constantFrom(0, -0, 2 ** 53 - 1, -(2 ** 53) + 1, 2 ** 53, 2 ** 60, 1e21, -1e-7, 1.5, 0.1),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+    fc.boolean(),
+  );
+
+  it('are the bytes of csvCell for every cell, joined by commas and CRLF, UTF-8 encoded', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }).chain((width) =>
+          fc.record({
+            rows: fc.array(fc.array(cell, { minLength: width, maxLength: width }), { maxLength: 30 }),
+            doubles: fc.array(fc.boolean(), { minLength: width, maxLength: width }),
+            guard: fc.boolean(),
+          }),
+        ),
+        ({ rows, doubles, guard }) => {
+          const cols = doubles.map((_, c) => rows.map((r) => r[c] ?? null));
+          const expected = rows
+            .map((r) => `${r.map((v, c) => csvCell(v, guard, doubles[c] === true)).join(',')}\r\n`)
+            .join('');
+          const got = csvBytes(cols, rows.length, guard, doubles);
+          expect(Buffer.from(got).toString('base64')).toBe(Buffer.from(expected, 'utf8').toString('base64'));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
