@@ -79,6 +79,7 @@ export async function buildCli() {
     metafile: true,
     write: false,
     logLevel: 'warning',
+    plugins: [noZodLocales],
   });
   mkdirSync(DIST, { recursive: true });
   const put = (file, contents) => {
@@ -93,7 +94,8 @@ export async function buildCli() {
   for (const out of result.outputFiles.filter((f) => !entry(f))) put(out.path, out.contents);
   for (const out of result.outputFiles.filter(entry)) put(out.path, out.contents);
   const inputs = Object.keys(result.metafile.inputs)
-    .filter((f) => !f.includes('node_modules/'))
+    // files only: not node_modules, not a plugin's virtual module (`empty:zod-locales`)
+    .filter((f) => !f.includes('node_modules/') && !/^[a-z-]+:/.test(f))
     .concat('package.json', 'package-lock.json', 'scripts/build-cli.mjs')
     .map((f) => relative(ROOT, resolve(ROOT, f)));
   const outputs = result.outputFiles.map((f) => relative(DIST, f.path)).filter((f) => f.endsWith('.mjs'));
@@ -104,6 +106,26 @@ export async function buildCli() {
   pruneChunks(new Set(result.outputFiles.map((f) => f.path)));
   return Date.now() - started;
 }
+
+/**
+ * zod re-exports every message locale (~60 languages, ~200 KB of the bundle) as `z.locales`, a
+ * namespace esbuild keeps whole because `zod/mini` also exports itself as `z`. The exporter never
+ * reads `z.locales` (zod's English messages come from `zod/v4/locales/en.js`, which zod imports
+ * directly), so that namespace is built empty: ~10 % less JavaScript to compile at every start
+ * (docs/performance.md, "Start"). test/cli/start-modules.test.ts checks no locale but English is in
+ * the bundle; the CLI's config errors (test/e2e) still come in zod's English.
+ */
+const noZodLocales = {
+  name: 'no-zod-locales',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: 'zod-locales', namespace: 'empty' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
 
 /** Older builds' chunks are kept for an hour (a CLI started before a rebuild may still import one). */
 const KEEP_OLD_CHUNKS_MS = 60 * 60_000;

@@ -3,7 +3,7 @@
  * of reports done; log lines go above the bars. Otherwise plain `level message k=v` lines on stderr.
  * Only secret-free fields reach here (the core never passes credentials in).
  */
-import cliProgress from 'cli-progress';
+import type { MultiBar, SingleBar } from 'cli-progress';
 import type { Log, LogFields } from '#core/log';
 import type { ExportProgress } from '#core/run/types';
 
@@ -23,11 +23,29 @@ function line(level: string, message: string, fields?: LogFields): string {
   return `${new Date().toISOString()} ${level.padEnd(5)} ${message}${kv ? ` ${kv}` : ''}`;
 }
 
-export function createCliLog(options: { verbose?: boolean; tty?: boolean } = {}): CliLog {
+type Bars = typeof import('cli-progress');
+
+export interface CliLogOptions {
+  readonly verbose?: boolean;
+  /** Default: whether stderr is a terminal. */
+  readonly tty?: boolean;
+}
+
+/**
+ * The CLI's log, with progress bars when stderr is a terminal: `cli-progress` (and the text-width
+ * tables it brings) is loaded only then, not at every start.
+ */
+export async function openCliLog(options: CliLogOptions = {}): Promise<CliLog> {
   const tty = options.tty ?? Boolean(process.stderr.isTTY);
-  let multi: cliProgress.MultiBar | null = null;
-  let total: cliProgress.SingleBar | null = null;
-  const bars = new Map<string, cliProgress.SingleBar>();
+  return createCliLog({ ...options, tty }, tty ? (await import('cli-progress')).default : undefined);
+}
+
+/** `openCliLog` with `cli-progress` given (bars only with it, on a terminal). */
+export function createCliLog(options: CliLogOptions = {}, cliProgress?: Bars): CliLog {
+  const tty = (options.tty ?? Boolean(process.stderr.isTTY)) && cliProgress !== undefined;
+  let multi: MultiBar | null = null;
+  let total: SingleBar | null = null;
+  const bars = new Map<string, SingleBar>();
   let done = 0;
 
   const emit = (level: string, message: string, fields?: LogFields) => {
@@ -45,7 +63,7 @@ export function createCliLog(options: { verbose?: boolean; tty?: boolean } = {})
     error: (m, f) => emit('error', m, f),
     startRun(label, reports) {
       done = 0;
-      if (!tty) return;
+      if (!tty || cliProgress === undefined) return;
       multi = new cliProgress.MultiBar(
         {
           stream: process.stderr,

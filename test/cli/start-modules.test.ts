@@ -62,13 +62,22 @@ describe('what the CLI loads at start', () => {
     expect(loaded.filter((s) => !s.startsWith('functions/') && s !== 'package.json')).toEqual(['commander']);
   });
 
-  it('`run` into a folder loads no AWS SDK, mail composer or simulator', () => {
+  it('`run` into a folder loads no AWS SDK, mail composer, simulator, Parquet reader or progress bars', () => {
     const loaded = loadedAtStart(ENTRY, commandChunk('run'));
     expect(loaded).toContain('functions/cli/commands/run.ts');
     expect(loaded).toContain('undici');
+    // the Parquet reader rewrites a part only when the model grew mid-run; the bars show on a terminal
     const onDemand = loaded.filter((s) =>
-      /^(@aws-sdk\/|@smithy\/|nodemailer$|functions\/simulator\/)/.test(s),
+      /^(@aws-sdk\/|@smithy\/|nodemailer$|functions\/simulator\/|hyparquet$|cli-progress$)/.test(s),
     );
     expect(onDemand).toEqual([]);
+  });
+
+  it("zod's message locales other than English are not in the bundle (scripts/build-cli.mjs)", () => {
+    const sources = loadedFiles(ENTRY, commandChunk('run'), commandChunk('validate')).flatMap(
+      (file) => (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources,
+    );
+    const locales = sources.filter((s) => /zod\/v4\/locales\//.test(s)).map((s) => s.replace(/.*\//, ''));
+    expect(locales).toEqual(['en.js']);
   });
 });

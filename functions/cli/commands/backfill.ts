@@ -5,7 +5,7 @@
  * selection is a usage error (exit 2) saying why.
  */
 import type { Command } from 'commander';
-import { createCliLog } from '#adapters/cli-log';
+import { openCliLog } from '#adapters/cli-log';
 import { loadConfig } from '#adapters/config-file';
 import { validSetsOf } from '#core/config/known-metrics';
 import { ExporterError } from '#core/errors';
@@ -66,7 +66,7 @@ export function registerBackfill(program: Command): void {
     const sink = await sinkFor(opts);
     const sent: SentEmail[] = [];
     const mailer = recordingMailer(await mailerFor(opts), sent);
-    const log = createCliLog();
+    const log = await openCliLog();
     log.info('backfill', { scheduleId: schedule.id, runs: runs.length, from: opts.from, to: opts.to });
     const emailFailures: string[] = [];
     const manifests = await runAll(

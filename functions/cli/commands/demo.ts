@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createCliLog } from '#adapters/cli-log';
+import { openCliLog } from '#adapters/cli-log';
 import { createFsSink } from '#adapters/fs-sink';
 import { createApiClient } from '#core/api/client';
 import { apiOptionsOf } from '#core/api/from-config';
@@ -61,7 +61,7 @@ export async function runDemo(outDir: string, now = new Date()): Promise<DemoRes
     // the outbox shows this demo's emails only: an earlier demo's would be numbered before them
     await rm(join(outDir, 'outbox'), { recursive: true, force: true });
     const mailer = await outboxMailer(join(outDir, 'outbox'));
-    const log = createCliLog();
+    const log = await openCliLog();
     const api: ApiFactory = (c, l) =>
       createApiClient({
         ...apiOptionsOf(c.api),

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Command, Option } from 'commander';
 import { Settings } from 'luxon';
-import { type CliLog, createCliLog } from '#adapters/cli-log';
+import { type CliLog, openCliLog } from '#adapters/cli-log';
 import { loadConfig } from '#adapters/config-file';
 import { sharedEncoderPool } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
@@ -254,7 +254,7 @@ export function registerRun(program: Command): void {
     process.stderr.write(
       `${schedule.id}: occurrence ${selected.scheduledTime} (cron ${schedule.cron}, ${schedule.timezone}), window ${selected.window.start}..${selected.window.end}\n`,
     );
-    const log = createCliLog();
+    const log = await openCliLog();
     const emailFailures: string[] = [];
     const manifests = await runAll(
       { config, sink, mailer, log, api: realApi, emailFailures, lease: leaseFor(opts), source: opts.config },

@@ -7,7 +7,6 @@
  * row group by row group through the same encoder), to the same staged key.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { parquetMetadata, parquetRead } from 'hyparquet';
 import type { ManifestFile, Window } from '../manifest';
 import type { Sink } from '../sink';
 import { csvHeader } from './csv';
@@ -184,13 +183,15 @@ async function parquetRewrite(
   window: Window,
 ): Promise<Uint8Array[]> {
   const file = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
+  // the reader is loaded only when a part is rewritten (the model grew mid-run): not at every start
+  const { parquetMetadata, parquetRead } = await import('hyparquet');
   const metadata = parquetMetadata(file);
   const enc = PART_ENCODERS.parquet(to, { formulaGuard: false });
   const out: Uint8Array[] = [];
   let rowStart = 0;
   for (const group of metadata.row_groups) {
     const rows = Number(group.num_rows);
-    const read = await readRows(file, from, rowStart, rowStart + rows);
+    const read = await readRows(parquetRead, file, from, rowStart, rowStart + rows);
     rowStart += rows;
     const cells = new Map<ColumnDef, readonly Cell[]>();
     to.forEach((c, i) => {
@@ -215,6 +216,7 @@ async function parquetRewrite(
 }
 
 function readRows(
+  parquetRead: typeof import('hyparquet').parquetRead,
   file: ArrayBuffer,
   from: readonly ColumnDef[],
   rowStart: number,
