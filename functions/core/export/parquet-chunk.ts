@@ -75,15 +75,12 @@ export class ColumnChunk {
   add(cells: readonly Cell[]): void {
     const vals = physicalValues(this.column.type, cells);
     const n = vals.length;
-    let nulls = 0;
-    let nans = 0;
-    for (let i = 0; i < n; i += 1) {
-      const v = vals[i];
-      if (v === null) nulls += 1;
-      else if (typeof v === 'number' && Number.isNaN(v)) nans += 1;
+    // NaNs are counted here (a dictionary page's bounds cannot tell how often), nulls as pages are written
+    if (this.nans !== undefined) {
+      let nans = 0;
+      for (let i = 0; i < n; i += 1) if (Number.isNaN(vals[i])) nans += 1;
+      this.nans += nans;
     }
-    this.nulls += nulls;
-    if (this.nans !== undefined) this.nans += nans;
 
     const strings = this.physical === 'BYTE_ARRAY';
     let i = 0;
@@ -175,7 +172,9 @@ export class ColumnChunk {
     const how: PageValues =
       dict != null ? { encoding: RLE_DICTIONARY, indexes: indexes ?? dict.rowIndexes } : PLAIN_PAGE;
     this.pages.push({ at: this.pageBytes.length, firstRow: this.rows });
-    this.uncompressed += writeDataPage(this.pageBytes, this.physical, values, start, end, how);
+    const written = writeDataPage(this.pageBytes, this.physical, values, start, end, how);
+    this.uncompressed += written.uncompressed;
+    this.nulls += written.nulls;
     this.encodingCounts.set(how.encoding, (this.encodingCounts.get(how.encoding) ?? 0) + 1);
     this.rows += end - start;
     // the dictionary no longer pays for the rows so far: the next pages are PLAIN (not for strings)

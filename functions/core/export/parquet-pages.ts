@@ -61,7 +61,7 @@ export type PageValues =
 /**
  * Appends one data page (v1) of `values[start, end)` to `out`: its header, then Snappy of the
  * definition levels (a 4-byte length, then the RLE / bit-packed hybrid) followed by the values.
- * Returns the page's uncompressed size as the footer counts it (header included).
+ * Returns the page's uncompressed size as the footer counts it (header included), and its nulls.
  */
 export function writeDataPage(
   out: ByteSink,
@@ -70,11 +70,17 @@ export function writeDataPage(
   start: number,
   end: number,
   how: PageValues,
-): number {
+): { readonly uncompressed: number; readonly nulls: number } {
   const rows = end - start;
   if (scratch.defined.length < rows) scratch.defined = new Uint8Array(rows);
   const defined = scratch.defined;
-  for (let i = 0; i < rows; i += 1) defined[i] = values[start + i] === null ? 0 : 1;
+  let nulls = 0;
+  for (let i = 0; i < rows; i += 1) {
+    if (values[start + i] === null) {
+      defined[i] = 0;
+      nulls += 1;
+    } else defined[i] = 1;
+  }
   const body = scratch.body;
   body.length = 0;
   body.u32(0);
@@ -94,7 +100,7 @@ export function writeDataPage(
   );
   out.bytes(header.view());
   out.bytes(packed);
-  return header.length + raw.length;
+  return { uncompressed: header.length + raw.length, nulls };
 }
 
 /** Appends the dictionary page of `entries` to `out`; returns its uncompressed size (header included). */

@@ -130,6 +130,9 @@ export class DictionaryBuilder {
     const double = this.physical === 'DOUBLE';
     let { present, plainBytes, dictBytes } = this;
     let at = this.rows;
+    // the previous value's key and index: a run of one value needs no lookup
+    let prev: Value | symbol | undefined;
+    let prevIndex = -1;
     for (let i = start; i < end; i += 1, at += 1) {
       const v = values[i] as Value | null;
       if (v === null) {
@@ -140,6 +143,10 @@ export class DictionaryBuilder {
       const bytes = size(v);
       plainBytes += bytes;
       const key = double ? (keyOf(v) as Value | symbol) : v;
+      if (key === prev) {
+        indexes[at] = prevIndex;
+        continue;
+      }
       let index = indexOf.get(key);
       if (index === undefined) {
         index = dict.length;
@@ -152,6 +159,8 @@ export class DictionaryBuilder {
         }
       }
       indexes[at] = index;
+      prev = key;
+      prevIndex = index;
     }
     this.rows = at;
     this.present = present;

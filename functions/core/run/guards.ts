@@ -35,7 +35,7 @@ import { type ReportWarning, ReportWarningSchema } from '../manifest';
 import { HashSet53 } from './hash-set';
 import { PageRepeats, PageRepeatsStateSchema } from './page-repeats';
 
-/** Identities remembered for ROWS_REPEATED (8–16 MB of hashes at the cap, `HashSet53`). */
+/** Identities remembered for ROWS_REPEATED (10 MB of hashes at the cap, `HashSet53`: below its ~2^20). */
 const MAX_TRACKED = 1_000_000;
 
 export interface GuardOptions {

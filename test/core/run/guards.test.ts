@@ -119,6 +119,20 @@ describe('silent-loss guards', () => {
     expect(g.warnings()).toEqual([expect.objectContaining({ code: 'ROWS_REPEATED', count: 2 })]);
   });
 
+  it('ROWS_REPEATED stays exact past 524,288 identities (the compact set) and past the 1M cap', () => {
+    const g = new LossGuards({ ...OPTIONS, limit: 1_000, metrics: [] });
+    const ids = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => ({ campaignId: `c${from + i}` }));
+    for (let p = 0; p < 1_100; p += 1) {
+      const rows: ApiRow[] = ids(p * 1_000, (p + 1) * 1_000);
+      // page 600 repeats a row of page 0 and one of page 599; page 1,050 (past the cap) one of page 10
+      if (p === 600) rows.push({ campaignId: 'c7' }, { campaignId: 'c599999' });
+      if (p === 1_050) rows.push({ campaignId: 'c10001' });
+      g.observe(page(rows, `c${p}`, p));
+    }
+    expect(g.warnings()).toEqual([expect.objectContaining({ code: 'ROWS_REPEATED', count: 3 })]);
+  });
+
   it('carries its counts through a checkpoint (JSON) and resumes', () => {
     const g = new LossGuards(OPTIONS);
     g.observe(page([row('a', { likes: 1 }), row(undefined, { likes: 1 })], 'c1', 0));
