@@ -159,6 +159,15 @@ function withinDepth(root: unknown, max: number): boolean {
 
 /** Whether `value`'s children nest at most `left` more levels. */
 function nestsWithin(value: object, left: number): boolean {
+  // an array's elements by index: for-in would make a string of every index (a row's hashtags)
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (typeof child === 'object' && child !== null && (left === 0 || !nestsWithin(child, left - 1)))
+        return false;
+    }
+    return true;
+  }
   for (const key in value) {
     const child = (value as Record<string, unknown>)[key];
     if (typeof child !== 'object' || child === null) continue;

@@ -11,6 +11,7 @@ const SLICE_ROWS = 5_000;
 const COMMA = 0x2c;
 const QUOTE = 0x22;
 const INTEGER_TEXT = /^-?\d+$/;
+const NEEDS_QUOTES = /[",\r\n]/;
 /** One buffer for the thread: lines are written into it, then copied out. */
 const sink = new ByteSink(1 << 16);
 
@@ -51,20 +52,24 @@ export function csvBytes(
 
 /** A text cell, quoted when it holds `"`, `,`, CR or LF (RFC 4180), as UTF-8. */
 function text(value: string): void {
-  const at = sink.length;
-  sink.utf8(value);
-  // the bytes of `"`, `,`, CR and LF never occur inside a multi-byte UTF-8 sequence
+  const n = value.length;
+  sink.ensure(n);
   const buf = sink.buf;
-  for (let i = at; i < sink.length; i += 1) {
-    const b = buf[i] as number;
-    if (b === QUOTE || b === COMMA || b === 0x0d || b === 0x0a) {
-      sink.length = at;
-      sink.u8(QUOTE);
-      sink.utf8(value.replaceAll('"', '""'));
-      sink.u8(QUOTE);
+  const at = sink.length;
+  // ASCII without a character that needs quotes: its bytes are its char codes (one pass)
+  for (let i = 0; i < n; i += 1) {
+    const c = value.charCodeAt(i);
+    if (c >= 0x80 || c === QUOTE || c === COMMA || c === 0x0d || c === 0x0a) {
+      if (NEEDS_QUOTES.test(value)) {
+        sink.u8(QUOTE);
+        sink.utf8(value.replaceAll('"', '""'));
+        sink.u8(QUOTE);
+      } else sink.utf8(value);
       return;
     }
+    buf[at + i] = c;
   }
+  sink.length = at + n;
 }
 
 /** A number as `numberText` (values.ts) writes it: a safe integer's digits without a string. */

@@ -19,7 +19,7 @@ import type { ManifestFile, ReportWarning, TotalValue, Window } from '../manifes
 import type { Sink } from '../sink';
 import { wellFormed } from '../unicode';
 import { type Encoder, type EncoderStream, inlineEncoder } from './encoder';
-import { flattenRow } from './flatten';
+import { type Cell, flattenRow } from './flatten';
 import type { Format } from './formats';
 import type { ColumnDef } from './model';
 import { apiName, type ColumnModel, columnDefs, type ModelContext, planModel } from './model';
@@ -147,7 +147,10 @@ export class ReportWriter {
     if (slice.rows === 0) return;
     this.slice = new RowGroupBuffer(this.o.maxKeysPerObject);
     const columns = await this.modelFor(slice);
-    this.countBreaks(slice, columns);
+    // `planModel` gives every column that has a value its type cannot hold a raw companion: a column
+    // without one has no breaking value in this slice
+    const withRaw = new Set(columns.flatMap((c) => (c.source.kind === 'raw' ? [c.source.of] : [])));
+    this.countBreaks(slice, columns, withRaw);
     for (const [cell, n] of slice.invalidTexts) this.replaced.set(cell, (this.replaced.get(cell) ?? 0) + n);
     for (const [key, rows] of slice.asJsonRows) {
       const column = columns.find((c) => c.role === 'id' && c.key === key);
@@ -158,7 +161,9 @@ export class ReportWriter {
       if (c.role !== 'metric') continue;
       const cells = slice.cells(c.key, true);
       if (cells !== undefined) {
-        const fittedCells = cells.map((v) => fitted(c.type, v));
+        const asTheyAre =
+          (c.type === 'int64' || c.type === 'double') && !withRaw.has(c.name) && plainNumbers(cells);
+        const fittedCells = asTheyAre ? cells : cells.map((v) => fitted(c.type, v));
         this.totals.addColumn(c.key, fittedCells);
         this.means.addColumn(c.key, fittedCells);
       }
@@ -198,13 +203,15 @@ export class ReportWriter {
   }
 
   /** Counts, per column, the values not written as they came (each a warning naming the column). */
-  private countBreaks(slice: RowGroupBuffer, columns: readonly ColumnDef[]): void {
-    // `columns` is the model planned for this slice (`planModel`), which gives every column that has a
-    // value its type cannot hold a raw companion: the values of a column without one need no check
-    const withRaw = new Set(columns.flatMap((c) => (c.source.kind === 'raw' ? [c.source.of] : [])));
+  private countBreaks(
+    slice: RowGroupBuffer,
+    columns: readonly ColumnDef[],
+    withRaw: ReadonlySet<string>,
+  ): void {
     for (const c of columns) {
       if (c.role !== 'id' && c.role !== 'metric') continue;
       const numeric = c.type === 'int64' || c.type === 'double';
+      // the values of a column without a raw companion need no check (above)
       const mayBreak = withRaw.has(c.name);
       for (const v of slice.cells(c.key, c.role === 'metric') ?? []) {
         if (v === null) continue;
@@ -395,4 +402,14 @@ export class ReportWriter {
       this.top.offer({ value, seq: firstSeq + r, row: Object.fromEntries(entries) });
     });
   }
+}
+
+/**
+ * Cells a number column without a breaking value holds as they are (`fitted` is the identity on
+ * them): numbers other than -0 (an int64 column holds 0), and nulls. A hot path: every metric column
+ * of every slice.
+ */
+function plainNumbers(cells: readonly Cell[]): boolean {
+  for (const v of cells) if (v !== null && (typeof v !== 'number' || Object.is(v, -0))) return false;
+  return true;
 }
