@@ -1,6 +1,7 @@
 /**
- * HTTP for the API client on the undici package (`#http` everywhere but in the Lambda bundles, which
- * resolve `#http` to `./http-fetch` through the `lambda` condition): the process's one undici Agent
+ * HTTP for the API client on the undici package (`#http` in tests, benchmarks and the CLI run from its
+ * sources; the Lambda bundles resolve `#http` to `./http-fetch` through the `lambda` condition, the
+ * CLI's bundle to `./http-node` through `cli`): the process's one undici Agent
  * with explicit connect/headers/body timeouts and a connection cap equal to the API concurrency.
  * Created lazily on first use (so importing this file opens nothing) and kept for the life of the
  * process.

@@ -1,5 +1,5 @@
 /**
- * One decoding path for both HTTP adapters (undici in the CLI, Node's fetch in the Lambda bundles):
+ * One decoding path for every HTTP adapter (node:http in the CLI's bundle, undici in tests, Node's fetch in the Lambda bundles):
  * a loopback server answers with every encoding a real server or proxy sends — gzip/deflate/br asked
  * for or not, a BOM, UTF-16, latin-1, invalid bytes, a gzip bomb, a problem report in a 200, an HTML
  * page, compressed bytes without a header — and each adapter must read (or refuse) it identically.
@@ -9,6 +9,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttp as undiciHttp } from '#adapters/http';
 import { createHttp as fetchHttp } from '#adapters/http-fetch';
+import { createHttp as nodeHttp } from '#adapters/http-node';
 import { createApiClient } from '#core/api/client';
 import type { HttpFactory } from '#core/api/http';
 import type { ApiPage } from '#core/api/types';
@@ -84,7 +85,8 @@ const utf16 = (text: string, order: 'le' | 'be', bom: boolean): Buffer => {
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 describe.each([
-  ['undici (CLI)', undiciHttp],
+  ['undici (tests, the CLI from source)', undiciHttp],
+  ['node:http (the CLI)', nodeHttp],
   ['fetch (Lambda)', fetchHttp],
 ])('decoding through the %s adapter', (_name, http) => {
   it.each([

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttp as undiciHttp } from '#adapters/http';
 import { createHttp as fetchHttp } from '#adapters/http-fetch';
+import { createHttp as nodeHttp } from '#adapters/http-node';
 import { createApiClient } from '#core/api/client';
 import type { HttpFactory } from '#core/api/http';
 import { ExporterError } from '#core/errors';
@@ -89,6 +90,7 @@ async function firstError(http: HttpFactory, maxResponseBytes: number): Promise<
 
 describe.each([
   ['undici', undiciHttp],
+  ['node:http', nodeHttp],
   ['fetch', fetchHttp],
 ])('response size cap (%s adapter)', (_name, http) => {
   it('stops reading a 20 MB page at a 1 MiB cap and says what to change (streamed, no content-length)', async () => {

@@ -1,8 +1,8 @@
 /**
  * The HTTP capability the API client needs, as the core sees it. The core never opens a connection
- * itself: the caller passes an `HttpFactory` (the undici adapter for the CLI and tests, Node's
- * built-in fetch in the Lambda bundles — both under `functions/adapters/`). Adapters return bytes;
- * the transport turns them into text through `./body`, the same for both.
+ * itself: the caller passes an `HttpFactory` (node:http in the CLI's bundle, the undici adapter for
+ * tests, Node's built-in fetch in the Lambda bundles — all under `functions/adapters/`). Adapters
+ * return bytes; the transport turns them into text through `./body`, the same for all.
  */
 
 export interface HttpExchange {
