@@ -34,6 +34,11 @@ export async function runSchedule(
     reports: perWindow,
     ...(plan.lookback.length > 0 ? { lookbackWindows: plan.lookback.length } : {}),
   });
+  // The run's API token is asked for while the window's lease is taken (a few file or S3 round trips),
+  // so the first page request does not wait for it afterwards (docs/performance.md, "Start"). A
+  // refusal is remembered for the run (the client's token manager is scoped by runId), so every report
+  // still fails with it after one token request; any other failure is left to the reports' requests.
+  void deps.api.authenticate?.({ runId: plan.runId }).catch(() => undefined);
   const lease = await WindowLease.acquire(
     deps.sink,
     { prefix: config.output.prefix, scheduleId: plan.scheduleId, window: plan.window },
