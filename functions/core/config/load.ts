@@ -68,7 +68,10 @@ function toPlain(doc: ReturnType<typeof parseDocument>, source: string): unknown
 
 /** Validates an already-parsed object. Throws CONFIG_INVALID listing every problem by path. */
 export function validateConfig(value: unknown, source = 'reports.yaml'): Config {
-  const result = ConfigSchema.safeParse(value ?? {});
+  // jitless: zod otherwise compiles a fast path (`new Function`) for every object schema on its first
+  // parse, which pays for itself only over many parses; a config is parsed once per process, and the
+  // compiling was ~8–10 ms of every CLI start (docs/performance.md, "Start"). Same checks, same result.
+  const result = ConfigSchema.safeParse(value ?? {}, { jitless: true });
   if (result.success) return result.data;
   const problems = formatIssues(result.error.issues);
   throw new ExporterError(
