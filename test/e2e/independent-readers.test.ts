@@ -169,6 +169,20 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Exports every run of `c` into `out`, each run's window answered with the case's rows. */
+async function exportRuns(c: ExportCase, out: string): Promise<void> {
+  const server = await startAnswerServer(['posts/performance']);
+  try {
+    for (const [i, run] of RUNS.entries()) {
+      const answer = c.runs[i];
+      if (answer !== undefined) server.answers.set(run.end, answer);
+      await runOnce(c, server.baseUrl, out, run.at);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
 describe('independent readers', () => {
   it("read the demo's exports: every report, every window, the manifests' rows and the same values", async (ctx) => {
     needReaders(ctx);
@@ -185,17 +199,7 @@ describe('independent readers', () => {
   it('read a two-run schema evolution (a field added part-way through week two) the same way', async (ctx) => {
     needReaders(ctx);
     const out = join(dir, 'evolution');
-    const server = await startAnswerServer(['posts/performance']);
-    try {
-      const c = evolutionCase();
-      for (const [i, run] of RUNS.entries()) {
-        const answer = c.runs[i];
-        if (answer !== undefined) server.answers.set(run.end, answer);
-        await runOnce(c, server.baseUrl, out, run.at);
-      }
-    } finally {
-      await server.close();
-    }
+    await exportRuns(evolutionCase(), out);
     const datasets = await datasetsUnder(out);
     expect(datasets.map((d) => d.name)).toEqual([`${SCHEDULE}/${REPORT}`]);
     const [d] = datasets;
@@ -214,17 +218,7 @@ describe('independent readers', () => {
   it('read row groups of several pages, with dictionaries that fall back to PLAIN part-way, the same way', async (ctx) => {
     needReaders(ctx);
     const out = join(dir, 'fallback');
-    const server = await startAnswerServer(['posts/performance']);
-    try {
-      const c = fallbackCase();
-      for (const [i, run] of RUNS.entries()) {
-        const answer = c.runs[i];
-        if (answer !== undefined) server.answers.set(run.end, answer);
-        await runOnce(c, server.baseUrl, out, run.at);
-      }
-    } finally {
-      await server.close();
-    }
+    await exportRuns(fallbackCase(), out);
     const datasets = await datasetsUnder(out);
     const [d] = datasets;
     expect(d?.rows).toBe(10_000 + 1_200);

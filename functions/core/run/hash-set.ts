@@ -161,6 +161,18 @@ class CompactTable {
 
   /** Where `hash` is (ALREADY), or adds it (ADDED), or its distance would not fit (TOO_FAR). */
   add(hash: number): number {
+    return this.probe(hash, true);
+  }
+
+  has(hash: number): boolean {
+    return this.probe(hash, false) === ALREADY;
+  }
+
+  /**
+   * Walks `hash`'s probe run: ALREADY at its slot; at the first empty slot ADDED (storing it there
+   * when `insert`); TOO_FAR past the farthest distance an entry can sit from its home slot.
+   */
+  private probe(hash: number, insert: boolean): number {
     const hi = Math.floor(hash / TWO_32);
     const lo = hash >>> 0;
     const tag = (hi & ((1 << this.spare) - 1)) << this.distanceBits;
@@ -168,27 +180,15 @@ class CompactTable {
     for (let d = 1; d <= this.maxDistance + 1; d += 1, i = (i + 1) & this.mask) {
       const m = this.meta[i] as number;
       if (m === 0) {
-        this.lo[i] = lo;
-        this.meta[i] = tag | d;
+        if (insert) {
+          this.lo[i] = lo;
+          this.meta[i] = tag | d;
+        }
         return ADDED;
       }
       if (m === (tag | d) && this.lo[i] === lo) return ALREADY;
     }
     return TOO_FAR;
-  }
-
-  has(hash: number): boolean {
-    const hi = Math.floor(hash / TWO_32);
-    const lo = hash >>> 0;
-    const tag = (hi & ((1 << this.spare) - 1)) << this.distanceBits;
-    let i = ((hi >>> this.spare) ^ this.mix(lo)) & this.mask;
-    // no entry sits farther than maxDistance from its home slot
-    for (let d = 1; d <= this.maxDistance + 1; d += 1, i = (i + 1) & this.mask) {
-      const m = this.meta[i] as number;
-      if (m === 0) return false;
-      if (m === (tag | d) && this.lo[i] === lo) return true;
-    }
-    return false;
   }
 
   /** Every hash in the table, rebuilt from its slot. */
