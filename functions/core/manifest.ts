@@ -18,7 +18,7 @@ export type ColumnType = z.infer<typeof ColumnTypeSchema>;
 export const TotalValueSchema = z.union([z.number(), z.string().check(z.regex(/^-?\d+(?:\.\d+)?$/))]);
 /**
  * A total as the manifest holds it: a JSON number when that number is exactly the sum (an integer
- * within ±(2^53 − 1), or a decimal of at most 15 significant digits), otherwise the exact sum as a
+ * within ±(2^53 − 1), or a decimal of at most 15 significant digits in the normal range), otherwise the exact sum as a
  * decimal string (`"270215978242064790"`, `"0.1000000000000000055"`).
  */
 export type TotalValue = z.infer<typeof TotalValueSchema>;

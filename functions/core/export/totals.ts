@@ -79,6 +79,9 @@ function decimalText(m: bigint, scale: number): string {
 }
 
 /** The manifest's form of an exact decimal: a number when it is exactly that, else its text. */
+/** The smallest normal double, 2^-1022. */
+const MIN_NORMAL = 2 ** -1022;
+
 export function totalValue(m: bigint, scale: number): TotalValue {
   const text = decimalText(m, scale);
   if (!text.includes('.')) {
@@ -86,9 +89,11 @@ export function totalValue(m: bigint, scale: number): TotalValue {
       ? Number(text)
       : text;
   }
-  // a decimal of at most 15 significant digits round-trips through a double exactly
+  // a decimal of at most 15 significant digits round-trips through a double exactly — a normal one:
+  // below 2^-1022 a double has fewer digits (-39e-324 reads as -4e-323)
   const significant = text.replace(/[-.]/g, '').replace(/^0+/, '');
-  return significant.length <= 15 ? Number(text) : text;
+  const n = Number(text);
+  return significant.length <= 15 && Math.abs(n) >= MIN_NORMAL ? n : text;
 }
 
 export class Totals {

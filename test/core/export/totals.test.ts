@@ -74,6 +74,15 @@ describe('Totals', () => {
     });
   });
 
+  // shrunk by test/e2e/export-properties (seed 20261125): -39e-324 has 2 significant digits, but a
+  // double that small has fewer, so the number -4e-323 was not the sum
+  it('writes a sum below the normal doubles as text: 5e-324 + -4.4e-323 = -39e-324 exactly', () => {
+    const t = new Totals();
+    t.addColumn('paidAdSpend', [5e-324]);
+    t.addColumn('paidAdSpend', [-4.4e-323, 0]);
+    expect(t.result()).toEqual({ paidAdSpend: `-0.${'0'.repeat(322)}39` });
+  });
+
   it('sums decimals exactly (0.1 + 0.2 = 0.3) and skips nulls and non-additive metrics', () => {
     const t = new Totals();
     t.addColumn('paidAdSpend', [0.1, 0.2, null, 1e-7]);
