@@ -10,7 +10,7 @@
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
-import { createEncoderPool } from '#adapters/encoder-pool';
+import { createEncoderPool, defaultWorkerCount } from '#adapters/encoder-pool';
 import { createFsSink } from '#adapters/fs-sink';
 import { createApiClient } from '#core/api/client';
 import { validateConfig } from '#core/config/load';
@@ -31,9 +31,12 @@ interface Job {
   tasks: { start: string; end: string }[];
   outDir: string;
   rowGroupRows?: number;
-  /** `worker` (default, as the CLI and the Lambda run): the encoder worker pool; `inline`: this thread. */
-  encoder?: 'worker' | 'inline';
-  /** Encoder workers (default: the pool's, one per spare core). */
+  /**
+   * `default` (as the CLI and the Lambda run on this host: `defaultWorkerCount()`, no worker on ≤ 2
+   * cores); `worker`: a worker pool of `workers` (at least one); `inline`: this thread.
+   */
+  encoder?: 'default' | 'worker' | 'inline';
+  /** Encoder workers for `worker` (default: the pool's, at least one). */
   workers?: number;
 }
 
@@ -74,10 +77,12 @@ async function main(job: Job): Promise<void> {
     concurrency: job.concurrency,
   });
   const sink = createFsSink(job.outDir);
+  const workerCount =
+    job.encoder === 'worker' ? (job.workers ?? Math.max(1, defaultWorkerCount())) : defaultWorkerCount();
   const encoder =
     job.mode === 'fetch' || job.encoder === 'inline'
       ? undefined
-      : createEncoderPool(job.workers === undefined ? {} : { workers: job.workers });
+      : createEncoderPool({ workers: workerCount });
   // the worker loads its code once per process (a Lambda container keeps it): like module loading,
   // not part of the timed export; its start time is reported on its own
   const warm0 = performance.now();
@@ -142,6 +147,8 @@ async function main(job: Job): Promise<void> {
       loopDelayP99Ms: delay.percentile(99) / 1e6,
       rows,
       pages,
+      /** Encoder workers of the export (0: encoded on the main thread). */
+      encoderWorkers: job.mode === 'fetch' || job.encoder === 'inline' ? 0 : workerCount,
       /** Time to start the encoder worker(s), before the timed span. */
       workerStartMs,
       results,

@@ -196,7 +196,7 @@ async function exporterRun(sim, mode, rows, tasks, flags = [], o = {}) {
     clientSecret: sim.clientSecret,
     concurrency: o.concurrency ?? CONCURRENCY,
     pageSize: o.pageSize ?? S.pageSize,
-    encoder: o.encoder ?? 'worker',
+    encoder: o.encoder ?? 'default',
     metrics: METRICS,
     tasks: Array.from({ length: tasks }, (_, i) => ({
       start: day(i * perTask),
@@ -225,6 +225,7 @@ const stat = (runs) => ({
   delayMs: median(runs.map((r) => r.loopDelayP99Ms)),
   workerStartMs: median(runs.map((r) => r.workerStartMs ?? 0)),
   pages: runs[0]?.pages,
+  encoderWorkers: runs[0]?.encoderWorkers,
 });
 
 /** fetch+parse vs full export, alternating, RUNS of each, against one simulator. */
@@ -248,9 +249,9 @@ async function pair(latencyMs) {
 /**
  * One cursor chain, as a user runs one report: concurrency 1, 1,000-row pages, fetch+parse and the
  * export alternating against one simulator. `cores`: undefined = not pinned (the OS schedules the
- * exporter's main thread and its encoder worker on both cores); a core list pins the exporter process.
+ * exporter's threads on both cores); a core list pins the exporter process.
  */
-async function chain(rows, latencyMs, { cores, modes = ['fetch', 'worker'], simCores } = {}) {
+async function chain(rows, latencyMs, { cores, modes = ['fetch', 'default'], simCores } = {}) {
   const sim = await startSim(rows / DAYS, latencyMs, simCores);
   const by = Object.fromEntries(modes.map((m) => [m, []]));
   const o = { concurrency: 1, pageSize: CHAIN.pageSize, cores };
@@ -458,8 +459,8 @@ async function main() {
   const writeS = cpu.export.wallS - cpu.fetch.wallS;
   const cpuRatio = writeS / dk.wallS;
   const writeCpuS = cpu.export.cpuS - cpu.fetch.cpuS;
-  const chainIoRatio = chainIo.worker.minS / chainIo.fetch.minS;
-  const chainCpuRatio = chainCpu.worker.minS / chainCpu.fetch.minS;
+  const chainIoRatio = chainIo.default.minS / chainIo.fetch.minS;
+  const chainCpuRatio = chainCpu.default.minS / chainCpu.fetch.minS;
   const singleRatio = single.worker.minS / single.inline.minS;
   const singleIoRatio = singleIo.worker.minS / singleIo.inline.minS;
   const rss = (rows) => series.find((m) => m.rows === rows)?.rssMiB ?? Number.NaN;
@@ -497,8 +498,8 @@ async function main() {
     ...peers.summaryRows,
     `| I/O-bound: export ÷ fetch+parse, wall (${S.latencyMs} ms a page) | ${f2(ioRatio)} | ≤ 1.10 | ${ok(ioRatio <= 1.1)} |`,
     `| CPU-bound: (export − fetch+parse) ÷ DuckDB COPY, wall | ${f2(cpuRatio)} | ≤ 1.0 | ${ok(cpuRatio <= 1)} |`,
-    `| One chain, I/O-bound: export ÷ fetch+parse, ${fmtRows(CHAIN.ioRows)} rows, ${S.latencyMs} ms a page, min of ${RUNS} | ${f2(chainIo.worker.minS)} s ÷ ${f2(chainIo.fetch.minS)} s = ${f2(chainIoRatio)} | ≤ 1.03 | ${ok(chainIoRatio <= 1.03)} |`,
-    `| One chain, CPU-bound: export ÷ fetch+parse, ${fmtRows(CHAIN.cpuRows)} rows, no latency, min of ${RUNS} | ${f2(chainCpu.worker.minS)} s ÷ ${f2(chainCpu.fetch.minS)} s = ${f2(chainCpuRatio)} | ≤ 1.8 | ${ok(chainCpuRatio <= 1.8)} |`,
+    `| One chain, I/O-bound: export ÷ fetch+parse, ${fmtRows(CHAIN.ioRows)} rows, ${S.latencyMs} ms a page, min of ${RUNS} | ${f2(chainIo.default.minS)} s ÷ ${f2(chainIo.fetch.minS)} s = ${f2(chainIoRatio)} | ≤ 1.03 | ${ok(chainIoRatio <= 1.03)} |`,
+    `| One chain, CPU-bound: export ÷ fetch+parse, ${fmtRows(CHAIN.cpuRows)} rows, no latency, min of ${RUNS} | ${f2(chainCpu.default.minS)} s ÷ ${f2(chainCpu.fetch.minS)} s = ${f2(chainCpuRatio)} | ≤ 1.8 | ${ok(chainCpuRatio <= 1.8)} |`,
     `| One core, I/O-bound: export with the worker ÷ encoding on the main thread, ${fmtRows(CHAIN.ioRows)} rows, ${S.latencyMs} ms a page, min of ${RUNS} | ${f2(singleIo.worker.minS)} s ÷ ${f2(singleIo.inline.minS)} s = ${f2(singleIoRatio)} | ≤ 1.0 (not slower) | ${ok(singleIoRatio <= 1.0)} |`,
     `| One core, CPU-bound: export with the worker ÷ encoding on the main thread, ${fmtRows(CHAIN.cpuRows)} rows, min of ${RUNS} | ${f2(single.worker.minS)} s ÷ ${f2(single.inline.minS)} s = ${f2(singleRatio)} | none: the worker's cost where nothing overlaps it (against the release before the worker: docs/performance.md) | |`,
     `| Memory: peak RSS ${fmtRows(s2)} vs ${fmtRows(s0)} rows (default heap) | ${mib(rss(s2))} vs ${mib(rss(s0))} (${pct(rss(s2) / rss(s0) - 1)}) | within 10 % + 50 MiB, ≤ 512 MiB | ${ok(flat(s2, s0))} |`,
@@ -509,15 +510,15 @@ async function main() {
     '',
     `## One cursor chain (concurrency 1, one report, ${CHAIN.pageSize.toLocaleString('en')}-row pages, not pinned)`,
     '',
-    "As a user runs one report. The exporter and the simulator are not pinned: the OS schedules the simulator, the exporter's main thread (fetch, parse, flatten) and its encoder worker on both cores. Ratios compare the minimum of the runs (the least disturbed by the shared machine).",
+    `As a user runs one report, with the encoder where the CLI puts it on this host (${chainCpu.default.encoderWorkers === 0 ? 'on the main thread: no worker on ≤ 2 cores' : `${chainCpu.default.encoderWorkers} encoder worker(s)`}). The exporter and the simulator are not pinned: the OS schedules them on both cores. Ratios compare the minimum of the runs (the least disturbed by the shared machine).`,
     '',
     '| | wall s (min) | runs | exporter CPU s (median) | peak RSS | event loop busy | loop delay p99 |',
     '|---|---|---|---|---|---|---|',
     ...[
       [`I/O-bound, ${S.latencyMs} ms a page: fetch+parse, rows discarded`, chainIo.fetch],
-      [`I/O-bound, ${S.latencyMs} ms a page: full export (Parquet + CSV)`, chainIo.worker],
+      [`I/O-bound, ${S.latencyMs} ms a page: full export (Parquet + CSV)`, chainIo.default],
       ['CPU-bound, no latency: fetch+parse, rows discarded', chainCpu.fetch],
-      ['CPU-bound, no latency: full export (Parquet + CSV)', chainCpu.worker],
+      ['CPU-bound, no latency: full export (Parquet + CSV)', chainCpu.default],
     ].map(
       ([label, m]) =>
         `| ${label} | ${f2(m.minS)} | ${m.walls.map(f1).join(', ')} | ${f2(m.cpuS)} | ${mib(m.rssMiB)} | ${f2(m.busy)} | ${f1(m.delayMs)} ms |`,
@@ -570,7 +571,7 @@ async function main() {
         `| ${fmtRows(m.rows)} | ${mib(m.rssMiB)} | ${m.rsss.map(Math.round).join(', ')} | ${f2(m.wallS)} | ${f2(m.cpuS)} |`,
     ),
     '',
-    `Peak RSS is \`process.resourceUsage().maxRSS\` of the exporter child (whole process: main thread and encoder worker, module loading included). The worker's old generation is capped at ${smoke ? 'its default' : "the pool's `WORKER_HEAP_MB`"} (\`resourceLimits\`); the main thread runs at Node's default heap. The largest size is run once. Throughput of the single-report ${big} run: ${Math.round(S.big / memBig.wallS).toLocaleString('en')} rows/s.`,
+    `Peak RSS is \`process.resourceUsage().maxRSS\` of the exporter child (whole process: every thread, module loading included; the encoder where the CLI puts it on this host). The worker's old generation is capped at ${smoke ? 'its default' : "the pool's `WORKER_HEAP_MB`"} (\`resourceLimits\`); the main thread runs at Node's default heap. The largest size is run once. Throughput of the single-report ${big} run: ${Math.round(S.big / memBig.wallS).toLocaleString('en')} rows/s.`,
     '',
     '## Lambda bundles',
     '',

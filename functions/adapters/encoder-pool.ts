@@ -3,8 +3,15 @@
  * workers, so the thread that fetches and parses pages never runs an encode. Used by the CLI and the
  * Export Lambda (`sharedEncoderPool()`).
  *
- * - Size: one worker per spare core (CPU count − 1, at least 1, at most 4); a report's stream stays on
- *   one worker (it holds that report's row group), streams are spread round-robin.
+ * - Size: one worker per core beyond two (CPU count − 2, at most 4); a report's stream stays on one
+ *   worker (it holds that report's row group), streams are spread round-robin. With no worker (two
+ *   cores or fewer, as on this project's 2-core machines and an Export Lambda) the pool encodes on the
+ *   calling thread: handing every slice to a worker costs ~25 % more CPU than the encoding it moves
+ *   (a structured clone each way, a second heap to collect), which pays only where a core would
+ *   otherwise sit idle; on two cores the second is shared with everything else on the host — measured
+ *   through the CLI, encoding in place was faster at every size and no slower at 100 ms a page
+ *   (docs/performance.md, "Where the encoder runs"). `REPORT_EXPORTER_ENCODER_WORKERS` (0–4) overrides
+ *   the count.
  * - Bounded: each worker's heap is capped (`resourceLimits`), and a stream has at most
  *   `MAX_QUEUED_APPENDS` batches waiting in the worker; beyond that `append` waits (back-pressure up to
  *   the page fetcher). Encoded bytes come back as transferred buffers (not copied).
@@ -22,7 +29,7 @@ import { setFlagsFromString } from 'node:v8';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { describeError, ExporterError } from '#core/errors';
 import type { EncodedBytes, Encoder, EncoderRequest, EncoderStream } from '#core/export/encoder';
-import { EncoderHost } from '#core/export/encoder';
+import { EncoderHost, inlineEncoder } from '#core/export/encoder';
 
 const WORKER_MARK = 'report-exporter-encoder';
 /** The worker's own bundle beside the CLI's (scripts/build-cli.mjs). */
@@ -186,7 +193,7 @@ function encodeFailed(reason: string): ExporterError {
 }
 
 export interface EncoderPoolOptions {
-  /** Workers; default one per spare core (CPU count − 1), 1 to 4. */
+  /** Workers; default `defaultWorkerCount()`. 0: encode on the calling thread. */
   readonly workers?: number;
   /** Old-generation heap cap per worker, MB; default `WORKER_HEAP_MB`. */
   readonly heapMb?: number;
@@ -205,12 +212,32 @@ export interface EncoderPool extends Encoder {
   close(): Promise<void>;
 }
 
-export function defaultWorkerCount(): number {
-  return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+/** The environment variable that sets the number of encoder workers (0 = encode on the calling thread). */
+export const WORKERS_ENV = 'REPORT_EXPORTER_ENCODER_WORKERS';
+/** The most workers a pool starts (a report's stream stays on one; four reports run at once by default). */
+export const MAX_WORKERS = 4;
+
+/**
+ * Workers for a pool: `REPORT_EXPORTER_ENCODER_WORKERS` when set, else one per core beyond two (the
+ * fetching thread's and one for everything else on the host), at most `MAX_WORKERS`: none on ≤ 2 cores.
+ */
+export function defaultWorkerCount(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  cores: number = os.availableParallelism(),
+): number {
+  const set = env[WORKERS_ENV];
+  if (set === undefined || set === '') return Math.max(0, Math.min(MAX_WORKERS, cores - 2));
+  if (!/^\d+$/.test(set) || Number(set) > MAX_WORKERS)
+    throw new ExporterError(
+      'USAGE',
+      `${WORKERS_ENV} is "${set.slice(0, 20)}": give a whole number of encoder workers from 0 to ${MAX_WORKERS} (0 encodes on the main thread), or unset it for the default (CPU count − 2)`,
+    );
+  return Number(set);
 }
 
 export function createEncoderPool(options: EncoderPoolOptions = {}): EncoderPool {
   const size = options.workers ?? defaultWorkerCount();
+  if (size === 0) return inlinePool();
   const heapMb = options.heapMb ?? WORKER_HEAP_MB;
   const workers: (PoolWorker | undefined)[] = new Array(size);
   let streams = 0;
@@ -238,6 +265,17 @@ export function createEncoderPool(options: EncoderPoolOptions = {}): EncoderPool
     async close() {
       await Promise.all(workers.map((w) => w?.terminate()));
     },
+  };
+}
+
+/** A pool of no workers: the same host on the calling thread (`inlineEncoder`); nothing to start or stop. */
+function inlinePool(): EncoderPool {
+  const inline = inlineEncoder();
+  return {
+    open: () => inline.open(),
+    prestart() {},
+    async warm() {},
+    async close() {},
   };
 }
 

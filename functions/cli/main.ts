@@ -19,10 +19,12 @@ const program = new Command('report-exporter')
   .showHelpAfterError()
   .exitOverride();
 
-// An export's encoder worker starts first, on another core, while this thread loads the command, the
-// config and the first page: it needs ~0.1–0.2 s to load its code (docs/performance.md, "Start").
+// An export's encoder worker (where the host has one: more than two cores) starts first, on another
+// core, while this thread loads the command, the config and the first page: it needs ~0.1–0.2 s to
+// load its code (docs/performance.md, "Start"). A bad REPORT_EXPORTER_ENCODER_WORKERS is reported by
+// the command, which asks for the pool again.
 if (startsWorker(process.argv))
-  void import('#adapters/encoder-pool').then((m) => m.sharedEncoderPool().prestart());
+  void import('#adapters/encoder-pool').then((m) => m.sharedEncoderPool().prestart()).catch(() => undefined);
 
 // each command's file is read only when the command line needs it (commands/table.ts)
 await registerFor(program, process.argv);

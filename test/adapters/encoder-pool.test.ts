@@ -5,7 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEncoderPool } from '#adapters/encoder-pool';
+import { createEncoderPool, defaultWorkerCount, WORKERS_ENV } from '#adapters/encoder-pool';
 import { type EncodedBytes, type Encoder, inlineEncoder, type PartSpec } from '#core/export/encoder';
 import type { Cell } from '#core/export/flatten';
 import type { ColumnDef } from '#core/export/model';
@@ -155,4 +155,35 @@ describe('encoder worker pool', () => {
       await small.close();
     }
   }, 120_000);
+});
+
+describe('how many workers a pool starts', () => {
+  it('one per core beyond two, at most four: none on one or two cores', () => {
+    const counts = [1, 2, 3, 4, 6, 8, 64].map((cores) => defaultWorkerCount({}, cores));
+    expect(counts).toEqual([0, 0, 1, 2, 4, 4, 4]);
+  });
+
+  it(`${WORKERS_ENV} overrides the count, and a value that is not 0–4 is refused naming the variable`, () => {
+    expect(defaultWorkerCount({ [WORKERS_ENV]: '0' }, 16)).toBe(0);
+    expect(defaultWorkerCount({ [WORKERS_ENV]: '3' }, 2)).toBe(3);
+    expect(defaultWorkerCount({ [WORKERS_ENV]: '' }, 5)).toBe(3);
+    for (const bad of ['5', '-1', 'two', '1.5', ' 1'])
+      expect(() => defaultWorkerCount({ [WORKERS_ENV]: bad }, 4)).toThrow(
+        expect.objectContaining({ code: 'USAGE', message: expect.stringContaining(WORKERS_ENV) }),
+      );
+  });
+
+  it('a pool of no workers encodes on the calling thread: no thread started, the same bytes', async () => {
+    const none = createEncoderPool({ workers: 0 });
+    const threads = () => readdirSync('/proc/self/task').length;
+    const before = threads();
+    none.prestart();
+    await none.warm();
+    const bytes = await encodeAll(none);
+    expect(threads()).toBe(before);
+    const inline = await encodeAll(inlineEncoder());
+    expect(joined(bytes, 'parquet').equals(joined(inline, 'parquet'))).toBe(true);
+    expect(joined(bytes, 'csv').toString()).toBe(joined(inline, 'csv').toString());
+    await none.close();
+  });
 });

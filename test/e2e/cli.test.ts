@@ -87,6 +87,37 @@ describe('report-exporter CLI', () => {
       expect(await readFile(join(dir, 'mail', f), 'utf8')).not.toContain(secret);
   });
 
+  it('writes the same bytes with an encoder worker (REPORT_EXPORTER_ENCODER_WORKERS=1; the default on more than two cores) as on the main thread (0; the default on two)', async () => {
+    const files = async (out: string, workers: string) => {
+      const r = await runCli(
+        [...runArgs('daily', '2026-11-23T06:00:00+09:00', '--out', out, '--no-email'), '-c', configPath],
+        {
+          cwd: dir,
+          env: { ...apiCredentials(sim.credentials), REPORT_EXPORTER_ENCODER_WORKERS: workers },
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const parts = join(dir, out, 'exports/daily/posts');
+      return Promise.all(
+        ['parquet/dt=2026-11-22/part-00000.parquet', 'csv/dt=2026-11-22/part-00000.csv'].map((f) =>
+          readFile(join(parts, f)),
+        ),
+      );
+    };
+    const [inWorker, inline] = [await files('out-worker', '1'), await files('out-inline', '0')];
+    expect(inWorker[0]?.length).toBeGreaterThan(1000);
+    expect(inWorker).toEqual(inline);
+    const bad = await runCli(
+      [...runArgs('daily', '2026-11-23T06:00:00+09:00', '--out', 'x'), '-c', configPath],
+      {
+        cwd: dir,
+        env: { ...apiCredentials(sim.credentials), REPORT_EXPORTER_ENCODER_WORKERS: 'many' },
+      },
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('REPORT_EXPORTER_ENCODER_WORKERS is "many"');
+  });
+
   it('run --bucket writes the same layout to S3 (endpoint from AWS_ENDPOINT_URL_S3)', async () => {
     const r = await cli(
       runArgs(

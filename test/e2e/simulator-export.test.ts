@@ -35,7 +35,7 @@ let dir: string;
 let config: Config;
 const log = recordingLog();
 const manifests: Manifest[] = [];
-// The scheduled runs encode in the worker pool, as the CLI and the Lambda do; the continuation test
+// The scheduled runs encode in a worker pool, as the CLI and the Lambda do on more than two cores; the continuation test
 // below encodes on the calling thread. Both are read back by DuckDB.
 const encoder = createEncoderPool({ workers: 2 });
 

@@ -615,6 +615,9 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
         finalize: (await bundle('manifest, summary email')).handler,
       };
       process.env.BUCKET_NAME = BUNDLE_BUCKET; // read by each bundle's own sink on first use
+      // the Export bundle re-entered as its own encoder worker (the pool has none by default on ≤ 2
+      // cores, where the handlers from source above encode on their own thread)
+      process.env.REPORT_EXPORTER_ENCODER_WORKERS = '1';
       await s3.createBucket(BUNDLE_BUCKET);
       const run = await runWorkflow(1_000, bundled);
       expect(run.continues.posts ?? 0).toBeGreaterThanOrEqual(2);
@@ -630,6 +633,7 @@ describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${proc
         );
       }
     } finally {
+      delete process.env.REPORT_EXPORTER_ENCODER_WORKERS;
       process.env.BUCKET_NAME = HANDLER_BUCKET;
       process.env.REPORT_EXPORTER_CONFIG_FILE = configFile;
     }
