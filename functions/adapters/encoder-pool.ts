@@ -1,12 +1,11 @@
 /**
  * The encoder worker pool: `EncoderHost` (Parquet/CSV encoding of row groups) in `worker_threads`
- * workers, so the thread that fetches and parses pages never runs an encode. Used by the CLI and the
- * Export Lambda (`sharedEncoderPool()`).
+ * workers, so that, where the host has cores to spare, the thread that fetches and parses pages runs
+ * no encode. Used by the CLI and the Export Lambda (`sharedEncoderPool()`).
  *
  * - Size: one worker per core beyond two (CPU count − 2, at most 4); a report's stream stays on one
  *   worker (it holds that report's row group), streams are spread round-robin. With no worker (two
- *   cores or fewer, as on this project's 2-core machines and an Export Lambda) the pool encodes on the
- *   calling thread: handing every slice to a worker costs ~25 % more CPU than the encoding it moves
+ *   cores or fewer: a 2-core machine, an Export Lambda) the pool encodes on the calling thread: handing every slice to a worker costs ~25 % more CPU than the encoding it moves
  *   (a structured clone each way, a second heap to collect), which pays only where a core would
  *   otherwise sit idle; on two cores the second is shared with everything else on the host — measured
  *   through the CLI, encoding in place was faster at every size and no slower at 100 ms a page

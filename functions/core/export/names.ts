@@ -1,7 +1,8 @@
 /**
  * Column names (docs/export.md "Names"). By default snake_case (`paidImpressions` → `paid_impressions`,
  * `creator.name` → `creator_name`): lower-case letters, digits and `_`, which every warehouse takes
- * as is. With `output.columnNames: api` a column keeps the API's name (nested keys joined by `_`).
+ * as is. With `output.columnNames: api` a column keeps the API's name (nested keys joined by `_`),
+ * but for control characters, which become `_` (`CONTROL`).
  *
  * Names never collide: a name is taken once per report, compared case-insensitively (Glue and Athena
  * fold case). Window columns take theirs first, then the requested metrics, then fields and later
@@ -22,10 +23,20 @@ export function snakeCase(name: string): string {
     .replace(/[^a-z0-9_]/g, '_');
 }
 
+/**
+ * Control characters (U+0000–U+001F, U+007F–U+009F: line breaks, tabs, NUL …). In a name they become
+ * `_`: a CSV header with a quoted line break is valid RFC 4180, but DuckDB's CSV sniffer refuses any
+ * file whose first line has one, and no warehouse takes such a column name.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
 /** The wanted name of a column from its API path (one key, or the keys of a nested field). */
 export function baseName(path: readonly string[], naming: Naming): string {
   // a lone surrogate in a key would make the name invalid UTF-8 in a Parquet schema: U+FFFD instead
-  const joined = validText(path.map((k) => (naming === 'snake_case' ? snakeCase(k) : k)).join('_'));
+  const joined = validText(path.map((k) => (naming === 'snake_case' ? snakeCase(k) : k)).join('_')).replace(
+    CONTROL,
+    '_',
+  );
   return joined === '' ? 'unnamed' : joined;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NumberText, parseJson, toJsonText } from '#core/api/json';
 import { flattenRow } from '#core/export/flatten';
 import { type ColumnModel, columnDefs, fieldKey, type ModelContext, planModel } from '#core/export/model';
-import { NameAllocator, snakeCase } from '#core/export/names';
+import { baseName, NameAllocator, snakeCase } from '#core/export/names';
 import { epochDay, epochMicros, isCalendarDate } from '#core/export/temporal';
 import { fieldType, metricType } from '#core/export/type-rule';
 import { breakOf, fitted } from '#core/export/values';
@@ -178,6 +178,14 @@ describe('planModel', () => {
       ['likes', 'int64'],
       ['avg_watch_time', 'double'],
     ]);
+  });
+
+  it('turns control characters in an API name into `_` (a line break in a CSV header stops DuckDB), nothing else', () => {
+    expect(baseName(['\n'], 'api')).toBe('_');
+    expect(baseName(['a\tb', 'c\r\nd'], 'api')).toBe('a_b_c__d');
+    expect(baseName(['\u0000\u001f\u007f\u0080\u009f'], 'api')).toBe('_____');
+    expect(baseName(['Ünïcode ✓ ', '\u00a0'], 'api')).toBe('Ünïcode ✓ _\u00a0');
+    expect(baseName(['line\nbreak'], 'snake_case')).toBe('line_break');
   });
 
   it('never names a data column after the partition key: a field dt (any case) is dt__2', () => {
