@@ -28,6 +28,7 @@ export function snakeCase(name: string): string {
  * `_`: a CSV header with a quoted line break is valid RFC 4180, but DuckDB's CSV sniffer refuses any
  * file whose first line has one, and no warehouse takes such a column name.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** The wanted name of a column from its API path (one key, or the keys of a nested field). */
