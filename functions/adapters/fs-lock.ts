@@ -10,7 +10,9 @@
  * when the top one is free, its owner is a dead process of this host, or it is older than
  * `STALE_LOCK_MS`; only one waiter can create it. A waiter that read an old top (whose generations a
  * later holder has since cleared) may create a lower number: it then finds a higher generation and
- * does not hold the lock. The holder clears the generations below its own.
+ * does not hold the lock; one that read the top generation before it was taken and released creates
+ * that number again beside its `.free` file (a released generation has another name), finds the
+ * `.free` and removes its copy. The holder clears the generations below its own.
  */
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -53,6 +55,13 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
         const mine = top + 1;
         if (await created(ticket, join(dir, name(mine)))) {
           const after = await generations(dir);
+          // `<mine>.free` beside ours: a stale reading, and generation `mine` was taken and released
+          // since. The link succeeded only because a released generation has another name; holding it
+          // would let a waiter that reads `<mine>.free` take `mine + 1` while we hold. Ours goes.
+          if (after.free.has(mine)) {
+            await rm(join(dir, name(mine)), { force: true });
+            continue;
+          }
           if (after.top === mine) {
             await clearBelow(dir, mine);
             return { release: () => rename(join(dir, name(mine)), join(dir, `${name(mine)}.free`)) };
