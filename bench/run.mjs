@@ -306,7 +306,7 @@ async function profile(rows) {
   } finally {
     await sim.stop();
   }
-  // one profile per thread: the main thread's and the encoder worker's
+  // one profile per thread: the main thread's, and each encoder worker's where the host has any
   return readdirSync(dir)
     .filter((f) => f.endsWith('.cpuprofile'))
     .map((f) => topFrames(JSON.parse(readFileSync(join(dir, f), 'utf8'))))

@@ -127,8 +127,8 @@ describe('bench smoke mode', () => {
     expect(text).toMatch(/^\| export[^|]* \| external \(runtime SDK[^|]*\) \| \d+ KiB \| \d+ \|/m);
     expect(text).toMatch(/^\| export[^|]* \| bundled \(nothing external\) \| \d+ KiB \| \d+ \|/m);
     expect(text).toContain('## CPU profile');
-    // a profile of the main thread and one of the encoder worker
-    expect(text.match(/^### Thread \d: /gm)?.length).toBeGreaterThanOrEqual(2);
+    // a profile of the main thread, and one of each encoder worker where the host has any (none on ≤ 2 cores)
+    expect(text.match(/^### Thread \d: /gm)?.length).toBeGreaterThanOrEqual(1);
     expect(text.match(/^\| [^|]+ \| \d+\.\d\d \| \d+\.\d % \|$/gm)?.length).toBeGreaterThanOrEqual(10);
   }, 600_000);
 });
