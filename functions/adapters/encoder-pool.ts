@@ -5,8 +5,9 @@
  *
  * - Size: one worker per core beyond two (CPU count − 2, at most 4); a report's stream stays on one
  *   worker (it holds that report's row group), streams are spread round-robin. With no worker (two
- *   cores or fewer: a 2-core machine, an Export Lambda) the pool encodes on the calling thread: handing every slice to a worker costs ~25 % more CPU than the encoding it moves
- *   (a structured clone each way, a second heap to collect), which pays only where a core would
+ *   cores or fewer: a 2-core machine, an Export Lambda) the pool encodes on the calling thread:
+ *   handing every slice to a worker costs ~25 % more CPU than the encoding it moves (a structured
+ *   clone each way, a second heap to collect), which pays only where a core would
  *   otherwise sit idle; on two cores the second is shared with everything else on the host — measured
  *   through the CLI, encoding in place was faster at every size and no slower at 100 ms a page
  *   (docs/performance.md, "Where the encoder runs"). `REPORT_EXPORTER_ENCODER_WORKERS` (0–4) overrides

@@ -44,10 +44,10 @@ schedules:
 }
 
 /** `report-exporter ARGS -c <the test's config>` in the test's folder, against the simulator and local S3. */
-function cli(args: readonly string[]): Promise<CliResult> {
+function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return runCli([...args, '-c', configPath], {
     cwd: dir,
-    env: { ...apiCredentials(sim.credentials), ...localAws({ AWS_ENDPOINT_URL_S3: s3.endpoint }) },
+    env: { ...apiCredentials(sim.credentials), ...localAws({ AWS_ENDPOINT_URL_S3: s3.endpoint }), ...env },
   });
 }
 
@@ -89,13 +89,9 @@ describe('report-exporter CLI', () => {
 
   it('writes the same bytes with an encoder worker (REPORT_EXPORTER_ENCODER_WORKERS=1; the default on more than two cores) as on the main thread (0; the default on two)', async () => {
     const files = async (out: string, workers: string) => {
-      const r = await runCli(
-        [...runArgs('daily', '2026-11-23T06:00:00+09:00', '--out', out, '--no-email'), '-c', configPath],
-        {
-          cwd: dir,
-          env: { ...apiCredentials(sim.credentials), REPORT_EXPORTER_ENCODER_WORKERS: workers },
-        },
-      );
+      const r = await cli(runArgs('daily', '2026-11-23T06:00:00+09:00', '--out', out, '--no-email'), {
+        REPORT_EXPORTER_ENCODER_WORKERS: workers,
+      });
       expect(r.code, r.stderr).toBe(0);
       const parts = join(dir, out, 'exports/daily/posts');
       return Promise.all(
@@ -107,13 +103,9 @@ describe('report-exporter CLI', () => {
     const [inWorker, inline] = [await files('out-worker', '1'), await files('out-inline', '0')];
     expect(inWorker[0]?.length).toBeGreaterThan(1000);
     expect(inWorker).toEqual(inline);
-    const bad = await runCli(
-      [...runArgs('daily', '2026-11-23T06:00:00+09:00', '--out', 'x'), '-c', configPath],
-      {
-        cwd: dir,
-        env: { ...apiCredentials(sim.credentials), REPORT_EXPORTER_ENCODER_WORKERS: 'many' },
-      },
-    );
+    const bad = await cli(runArgs('daily', '2026-11-23T06:00:00+09:00', '--out', 'x'), {
+      REPORT_EXPORTER_ENCODER_WORKERS: 'many',
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('REPORT_EXPORTER_ENCODER_WORKERS is "many"');
   });
