@@ -73,11 +73,15 @@ export type EncoderRequest =
 
 interface StreamState {
   /**
-   * The group's slices as they arrived; made into a `RowGroupBuffer` only for a format that was not
-   * taken ahead (JSON Lines, or a group whose spec changed mid-way), not copied slice by slice.
+   * The group's slices that must be kept to encode it whole: those of a format not taken ahead
+   * (JSON Lines), or of a group whose slices could not be (no spec). A slice taken ahead for every
+   * format of its spec is not kept, so the row group's cells do not stay in memory until its end.
+   * Made into a `RowGroupBuffer` only when the group is encoded whole.
    */
   batches: ColumnBatch[];
   rows: number;
+  /** Rows of the group in `batches` (all of them unless slices were taken ahead and dropped). */
+  kept: number;
   /**
    * Every slice of the group taken ahead as it arrived (CSV lines, Parquet columns), and the spec
    * they were taken for (none before the group's first slice); null once a slice could not be.
@@ -100,21 +104,31 @@ export class EncoderHost {
     const state = this.state(req.stream);
     if (req.op === 'append') {
       this.takeAhead(state, req.batch, req.spec);
-      state.batches.push(req.batch);
+      if (state.ahead === null || !allAhead(req.spec)) {
+        state.batches.push(req.batch);
+        state.kept += req.batch.rows;
+      }
       state.rows += req.batch.rows;
       return undefined;
     }
     const encoders = this.part(state, req.part);
     const out: EncodedBytes = {};
     if (req.op === 'encode') {
-      const { batches, rows } = state;
+      const { batches, rows, kept } = state;
       const ahead = fits(state.ahead?.spec, req.part) ? state.ahead : null;
       state.batches = [];
       state.rows = 0;
+      state.kept = 0;
       state.ahead = noAhead();
       let cells: GroupCells | undefined;
       const whole = (): GroupCells => {
         if (cells === undefined) {
+          // the writer sends a group's slices for the columns of the part they go into (it writes
+          // the group before the model grows), so a group taken ahead is never encoded whole
+          if (kept !== rows)
+            throw new Error(
+              `encoder: a row group of ${rows} rows, ${rows - kept} of them taken ahead for other columns than its part's, cannot be encoded whole`,
+            );
           const group = new RowGroupBuffer();
           for (const batch of batches) group.append(batch);
           cells = new GroupCells(group, req.part.window);
@@ -155,7 +169,7 @@ export class EncoderHost {
   private state(stream: number): StreamState {
     let state = this.streams.get(stream);
     if (state === undefined) {
-      state = { batches: [], rows: 0, ahead: noAhead(), parts: new Map() };
+      state = { batches: [], rows: 0, kept: 0, ahead: noAhead(), parts: new Map() };
       this.streams.set(stream, state);
     }
     return state;
@@ -171,6 +185,12 @@ export class EncoderHost {
     return encoders;
   }
 }
+
+/** Formats whose encoder takes a group's slices as they arrive (`PartEncoder.encodedAhead`). */
+const AHEAD: ReadonlySet<Format> = new Set<Format>(['csv', 'parquet']);
+
+/** Whether every format of a slice's spec is taken ahead (so the slice itself need not be kept). */
+const allAhead = (spec: SliceSpec | undefined): boolean => spec?.formats.every((f) => AHEAD.has(f)) ?? false;
 
 /**
  * Whether the group's slices were all encoded ahead (a spec is set only once a slice was, and every

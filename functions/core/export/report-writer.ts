@@ -5,8 +5,8 @@
  *
  * Before a slice is sent, the model is planned for it (`planModel`): when the slice brings a column
  * the model lacks (or a value a column's type cannot hold, whose text goes to the column's `…__raw`
- * companion), the extended model is stored (compare-and-swap) and the open part is closed, so the
- * next part opens with the whole model.
+ * companion), the group's rows so far are written into the open part, which is closed, so the next
+ * part opens with the whole model (the grown model is stored at commit, `settleModel`).
  *
  * Rows are flattened here, on the thread that fetches pages, into small slices (`SLICE_ROWS`); each
  * slice updates the schema, totals and top N and is then sent to the encoder stream, which buffers the
@@ -135,9 +135,13 @@ export class ReportWriter {
   /** Writes the buffered rows (if any) into the open part. */
   async flush(): Promise<void> {
     await this.send();
-    if (this.groupRows === 0) return;
-    const rows = this.groupRows;
-    this.groupRows = 0;
+    await this.writeGroup(this.groupRows);
+  }
+
+  /** Writes the first `rows` buffered rows, all sent to the encoder, into the open part. */
+  private async writeGroup(rows: number): Promise<void> {
+    if (rows === 0) return;
+    this.groupRows -= rows;
     this.files.push(...(await this.parts.writeGroup(rows, this.columns())));
   }
 
@@ -194,9 +198,12 @@ export class ReportWriter {
     }
     const planned = planModel(this.model, this.o, cols);
     if (planned !== this.model) {
+      // the group's earlier slices were encoded for the columns they were sent with (the encoder
+      // takes each slice as it arrives): they are written now, into the part of those columns
+      await this.writeGroup(this.groupRows - slice.rows);
       // grown in memory only: stored at commit (`settleModel`), so a failed export stores nothing
       this.model = planned;
-      // rows buffered for the open part are encoded into the next one, which has every column
+      // the next part opens with every column
       if (this.parts.openColumns !== null) this.files.push(...(await this.parts.close()));
     }
     return this.columns();
