@@ -12,17 +12,18 @@
  *   page after pages that did carry a cursor is what a report of an exact multiple of `limit` rows
  *   looks like, so it stays quiet.)
  * - ID_FIELDS_MISSING: rows without the fields that identify a row on the route.
- * - ROWS_REPEATED: rows whose identifying fields were already seen in this export, or rows of a page
- *   identical to one of the last pages (`./page-repeats`, also across continuations). Pages that
+ * - ROWS_REPEATED: rows whose identifying fields are among those of the last rows of this export (at
+ *   least the last `REPEAT_WINDOW`), or rows of a page identical to one of the last pages
+ *   (`./page-repeats`, also across continuations). Pages that
  *   only repeat stop the export after `api.maxRepeatedPages` (API_CURSOR_LOOP), and more than
  *   `api.maxPages` pages stop it too (API_PAGE_LIMIT).
  * - SERVER_PARTIAL: pages that said their results are partial (`ApiPage.serverPartial`: `errors`,
  *   `warnings`, `partial: true` …); with `api.serverPartial: fail`, the first such page fails the
  *   report (API_PARTIAL).
  *
- * State is small and fits the checkpoint, except the set of identities seen, which is kept per step
- * (and capped): after a continuation, a single repeated row of an earlier step goes unnoticed (a
- * whole repeated page does not: its fingerprint is in the checkpoint).
+ * State is small and fits the checkpoint, except the identities of the last rows, which are kept per
+ * step: after a continuation, a single repeated row of an earlier step goes unnoticed (a whole
+ * repeated page does not: its fingerprint is in the checkpoint).
  */
 import * as z from 'zod/mini';
 import { toJsonText } from '../api/json';
@@ -32,11 +33,16 @@ import { ROUTE_SPECS } from '../config/routes';
 import type { Config, ReportConfig } from '../config/schema';
 import { ExporterError } from '../errors';
 import { type ReportWarning, ReportWarningSchema } from '../manifest';
-import { HashSet53 } from './hash-set';
+import { RecentHashes } from './hash-set';
 import { PageRepeats, PageRepeatsStateSchema } from './page-repeats';
 
-/** Identities remembered for ROWS_REPEATED (10 MB of hashes at the cap, `HashSet53`: below its ~2^20). */
-const MAX_TRACKED = 1_000_000;
+/**
+ * Rows whose identities ROWS_REPEATED remembers: at least the last 131,072 (131 pages of 1,000 rows),
+ * at most twice that (`RecentHashes`: 4 MiB, the same at 200k rows as at 3M). A window rather than the
+ * first rows of the export: what repeats in practice is near (a page served again, rows shifted by
+ * paging that is not stable while data changes), and memory must not grow with the rows.
+ */
+export const REPEAT_WINDOW = 131_072;
 
 export interface GuardOptions {
   readonly route: string;
@@ -106,7 +112,7 @@ export class LossGuards {
   private pageWarning: ReportWarning | null;
   private pages: number;
   private sawCursor: boolean;
-  private readonly identities = new HashSet53();
+  private readonly identities = new RecentHashes(REPEAT_WINDOW);
   private readonly repeats: PageRepeats;
   private readonly partial: { pages: number; markers: string[]; messages: string[] };
 
@@ -190,9 +196,7 @@ export class LossGuards {
       key += `${typeof v === 'string' ? v : toJsonText(v)}\u0000`;
     }
     const h = hash53(key);
-    if (this.identities.size < MAX_TRACKED) {
-      if (!this.identities.add(h)) this.repeated += 1;
-    } else if (this.identities.has(h)) this.repeated += 1;
+    if (!this.identities.add(h)) this.repeated += 1;
     return h;
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiPage, ApiRow } from '#core/api/types';
-import { type GuardOptions, LossGuards } from '#core/run/guards';
+import { type GuardOptions, LossGuards, REPEAT_WINDOW } from '#core/run/guards';
 
 const OPTIONS: GuardOptions = {
   route: 'campaigns/performance',
@@ -119,18 +119,20 @@ describe('silent-loss guards', () => {
     expect(g.warnings()).toEqual([expect.objectContaining({ code: 'ROWS_REPEATED', count: 2 })]);
   });
 
-  it('ROWS_REPEATED stays exact past 524,288 identities (the compact set) and past the 1M cap', () => {
+  it('ROWS_REPEATED counts rows repeated within its window (the last 131,072 rows at least), exactly, over 1.1M rows', () => {
+    expect(REPEAT_WINDOW).toBe(131_072);
     const g = new LossGuards({ ...OPTIONS, limit: 1_000, metrics: [] });
     const ids = (from: number, to: number) =>
       Array.from({ length: to - from }, (_, i) => ({ campaignId: `c${from + i}` }));
     for (let p = 0; p < 1_100; p += 1) {
       const rows: ApiRow[] = ids(p * 1_000, (p + 1) * 1_000);
-      // page 600 repeats a row of page 0 and one of page 599; page 1,050 (past the cap) one of page 10
-      if (p === 600) rows.push({ campaignId: 'c7' }, { campaignId: 'c599999' });
-      if (p === 1_050) rows.push({ campaignId: 'c10001' });
+      // page 600 repeats a row of page 599 and one of page 470 (130,000 rows back); page 1,050 one of
+      // page 700 (over 2 × the window back: not remembered)
+      if (p === 600) rows.push({ campaignId: 'c599999' }, { campaignId: 'c470500' });
+      if (p === 1_050) rows.push({ campaignId: 'c700001' });
       g.observe(page(rows, `c${p}`, p));
     }
-    expect(g.warnings()).toEqual([expect.objectContaining({ code: 'ROWS_REPEATED', count: 3 })]);
+    expect(g.warnings()).toEqual([expect.objectContaining({ code: 'ROWS_REPEATED', count: 2 })]);
   });
 
   it('carries its counts through a checkpoint (JSON) and resumes', () => {
