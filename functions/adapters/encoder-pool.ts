@@ -282,11 +282,18 @@ function inlinePool(): EncoderPool {
 function workerStream(worker: PoolWorker, stream: number): EncoderStream {
   const queued: Promise<EncodedBytes>[] = [];
   return {
-    async append(batch, spec) {
-      const p = worker.call({ op: 'append', stream, batch, ...(spec ? { spec } : {}) });
+    async append(batch, spec, part) {
+      const p = worker.call({
+        op: 'append',
+        stream,
+        batch,
+        ...(spec ? { spec } : {}),
+        ...(part ? { part } : {}),
+      });
       p.catch(() => undefined);
       queued.push(p);
       while (queued.length > MAX_QUEUED_APPENDS) await queued.shift();
+      return { bytes: p };
     },
     // The request is posted at once, in call order, and the queued appends are awaited after: posted
     // only once they had been answered, an encode overtook the appends of the next group that the

@@ -75,6 +75,50 @@ describe('encoder worker pool', () => {
     expect(joined(inWorker, 'csv').toString()).toContain(`"=cmd 10, ""q"""`);
   }, 60_000);
 
+  it('answers each slice sent with its spec and part with its CSV lines at once (header first), the same bytes as a group encoded whole, in the worker and inline', async () => {
+    const SPEC = { columns: COLUMNS, window: WINDOW, formulaGuard: false, formats: PART.formats };
+    for (const encoder of [pool, inlineEncoder()]) {
+      const stream = encoder.open();
+      const out: EncodedBytes[] = [];
+      for (let g = 0; g < 3; g += 1) {
+        for (let s = 0; s < 20; s += 1) {
+          const sent = await stream.append(batch(g * 2000 + s * 100, 100), SPEC, PART);
+          const now = await sent.bytes;
+          // a slice's lines (and the part's header before the first), never Parquet before the group ends
+          expect(
+            Buffer.concat(now.csv ?? [])
+              .toString()
+              .split('\r\n'),
+          ).toHaveLength(g + s === 0 ? 102 : 101);
+          expect(now.parquet).toBeUndefined();
+          out.push(now);
+        }
+        const group = await stream.encode(PART);
+        expect(group.csv).toEqual([]);
+        out.push(group);
+      }
+      out.push(await stream.finish(PART));
+      stream.close();
+      const whole = await encodeAll(inlineEncoder());
+      expect(joined(out, 'csv').toString()).toBe(joined(whole, 'csv').toString());
+      expect(joined(out, 'parquet').equals(joined(whole, 'parquet'))).toBe(true);
+    }
+  }, 60_000);
+
+  it('refuses to encode a group whose slices went out for another part or other columns', async () => {
+    const SPEC = { columns: COLUMNS, window: WINDOW, formulaGuard: false, formats: PART.formats };
+    const elsewhere = inlineEncoder().open();
+    await elsewhere.append(batch(0, 10), SPEC, PART);
+    await expect(elsewhere.encode({ ...PART, id: 1 })).rejects.toThrow(
+      /written to part 0 .* encoded into part 1/,
+    );
+    // taken ahead (not kept), then a slice for other columns: the group cannot be encoded whole
+    const grown = inlineEncoder().open();
+    await grown.append(batch(0, 10), SPEC);
+    await grown.append(batch(10, 10), { ...SPEC, columns: COLUMNS.slice(0, 3) });
+    await expect(grown.encode(PART)).rejects.toThrow(/10 of them taken ahead .* cannot be encoded whole/);
+  });
+
   it('encodes only the rows appended before encode was called, even when the next group is appended before it answers', async () => {
     // the writer pipelines: it sends the next group's slices without awaiting the encode (issue 22:
     // a roll-over then put the next group's first slice into the closing part)

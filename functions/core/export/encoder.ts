@@ -1,14 +1,15 @@
 /**
  * The boundary between the thread that fetches pages and the encoding. A report's writer opens one
- * `EncoderStream`: it appends flattened rows (`ColumnBatch`es) as pages arrive, and asks for the
- * buffered row group to be encoded into a part; the answer is the bytes to append to each format's
- * object, which the writer streams to the sink. The encoding itself happens in `EncoderHost`, which
- * holds each stream's row group and each open part's format encoders.
+ * `EncoderStream`: it appends flattened rows (`ColumnBatch`es) as pages arrive — each answered with
+ * its CSV lines when sent with its part — and asks for the buffered row group to be encoded into the
+ * part; the answers are the bytes to append to each format's object, which the writer streams to the
+ * sink. The encoding itself happens in `EncoderHost`, which holds each stream's row group (its
+ * Parquet column chunks, or its slices for a format encoded whole) and each open part's encoders.
  *
- * Two implementations: the worker pool (`#adapters/encoder-pool`, what the CLI and the Export Lambda
- * use: the host runs in a `worker_threads` worker, so encoding never blocks the event loop) and
- * `inlineEncoder()` below (the host on the calling thread, for tests and as the fallback when no
- * encoder is passed). Both answer a stream's calls in order.
+ * Two implementations: the worker pool (`#adapters/encoder-pool`: the host runs in a `worker_threads`
+ * worker, so encoding never blocks the event loop; what the CLI and the Export Lambda use on more than
+ * two cores) and `inlineEncoder()` below (the host on the calling thread: the pool's choice on two
+ * cores or fewer, and the fallback when no encoder is passed). Both answer a stream's calls in order.
  */
 import type { Window } from '../manifest';
 import { GroupCells } from './cells';
@@ -35,8 +36,9 @@ export interface PartSpec {
  * What the writer already knows about the part a slice goes into when it sends the slice: its columns
  * (the model then), window, formats and CSV guard. With it the host encodes the slice's CSV lines and
  * writes its Parquet pages (`parquet-chunk.ts`) at once, while the row group fills, instead of
- * all of it after the group's last page; a group whose slices were taken for other columns (the model
- * grew mid-group) is encoded whole at `encode`.
+ * all of it after the group's last page. The writer writes a group's slices into their part before
+ * the model grows, so a group is never encoded for other columns than its slices were (the host
+ * refuses to).
  */
 export interface SliceSpec {
   readonly columns: readonly ColumnDef[];
@@ -48,12 +50,19 @@ export interface SliceSpec {
 /** Bytes to append to each format's object, in order. */
 export type EncodedBytes = Partial<Record<Format, Uint8Array[]>>;
 
+/** A slice sent: its bytes to append now (the CSV lines of a slice sent with its part), once encoded. */
+export interface SentSlice {
+  readonly bytes: Promise<EncodedBytes>;
+}
+
 export interface EncoderStream {
   /**
-   * Adds rows to the row group being buffered (and, given `spec`, encodes their CSV lines now).
+   * Adds rows to the row group being buffered; given `spec`, takes them ahead (`SliceSpec`), and
+   * given the `part` the group goes into too, answers their CSV lines at once (after the part's
+   * header if first), so they are written as they come instead of held until the group ends.
    * Resolves when more may be sent (back-pressure).
    */
-  append(batch: ColumnBatch, spec?: SliceSpec): Promise<void>;
+  append(batch: ColumnBatch, spec?: SliceSpec, part?: PartSpec): Promise<SentSlice>;
   /** Encodes the buffered row group into the part and empties the buffer. */
   encode(part: PartSpec): Promise<EncodedBytes>;
   /** The part's last bytes (footer, or the header of an empty part); the part is forgotten. */
@@ -67,7 +76,13 @@ export interface Encoder {
 }
 
 export type EncoderRequest =
-  | { readonly op: 'append'; readonly stream: number; readonly batch: ColumnBatch; readonly spec?: SliceSpec }
+  | {
+      readonly op: 'append';
+      readonly stream: number;
+      readonly batch: ColumnBatch;
+      readonly spec?: SliceSpec;
+      readonly part?: PartSpec;
+    }
   | { readonly op: 'encode' | 'finish'; readonly stream: number; readonly part: PartSpec }
   | { readonly op: 'close'; readonly stream: number };
 
@@ -82,6 +97,9 @@ interface StreamState {
   rows: number;
   /** Rows of the group in `batches` (all of them unless slices were taken ahead and dropped). */
   kept: number;
+  /** Rows of the group whose CSV lines were answered at once, and the part they went into. */
+  streamed: number;
+  streamedPart?: number;
   /**
    * Every slice of the group taken ahead as it arrived (CSV lines, Parquet columns), and the spec
    * they were taken for (none before the group's first slice); null once a slice could not be.
@@ -103,23 +121,29 @@ export class EncoderHost {
     }
     const state = this.state(req.stream);
     if (req.op === 'append') {
-      this.takeAhead(state, req.batch, req.spec);
+      const out = this.takeAhead(state, req.batch, req.spec, req.part);
       if (state.ahead === null || !allAhead(req.spec)) {
         state.batches.push(req.batch);
         state.kept += req.batch.rows;
       }
       state.rows += req.batch.rows;
-      return undefined;
+      return out;
     }
     const encoders = this.part(state, req.part);
     const out: EncodedBytes = {};
     if (req.op === 'encode') {
-      const { batches, rows, kept } = state;
+      const { batches, rows, kept, streamed, streamedPart } = state;
       const ahead = fits(state.ahead?.spec, req.part) ? state.ahead : null;
       state.batches = [];
       state.rows = 0;
       state.kept = 0;
+      state.streamed = 0;
       state.ahead = noAhead();
+      // lines already answered belong to the part they were sent with, for the columns they were
+      if (streamed > 0 && (ahead === null || streamedPart !== req.part.id))
+        throw new Error(
+          `encoder: ${streamed} rows of a row group were written to part ${streamedPart} as CSV lines, but the group is encoded into part ${req.part.id}${ahead === null ? ' for other columns' : ''}`,
+        );
       let cells: GroupCells | undefined;
       const whole = (): GroupCells => {
         if (cells === undefined) {
@@ -145,31 +169,47 @@ export class EncoderHost {
   }
 
   /**
-   * The slice's CSV lines, encoded now, and its Parquet columns, their full pages written now (from the batch's own
-   * arrays, which nothing changes afterwards).
+   * The slice's CSV lines, encoded now (answered at once when its part is known, else held for the
+   * group), and its Parquet columns, their full pages written now (from the batch's own arrays, which
+   * nothing changes afterwards).
    */
-  private takeAhead(state: StreamState, batch: ColumnBatch, spec: SliceSpec | undefined): void {
+  private takeAhead(
+    state: StreamState,
+    batch: ColumnBatch,
+    spec: SliceSpec | undefined,
+    part: PartSpec | undefined,
+  ): EncodedBytes | undefined {
     const ahead = state.ahead;
-    if (ahead === null) return;
+    if (ahead === null) return undefined;
     if (spec === undefined || (ahead.spec !== undefined && !sameSpec(ahead.spec, spec))) {
       state.ahead = null;
-      return;
+      return undefined;
     }
     const cells = new GroupCells(RowGroupBuffer.of(batch), spec.window);
     const columns = spec.columns.map((c) => cells.of(c));
-    if (spec.formats.includes('csv'))
-      ahead.csv.push(csvBytes(columns, batch.rows, spec.formulaGuard, doubleColumns(spec.columns)));
+    let out: EncodedBytes | undefined;
+    if (spec.formats.includes('csv')) {
+      const lines = csvBytes(columns, batch.rows, spec.formulaGuard, doubleColumns(spec.columns));
+      const csv = part !== undefined && fits(spec, part) ? this.part(state, part).get('csv') : undefined;
+      // lines held for this group stay first: later ones are held too
+      if (csv?.encodedAhead !== undefined && ahead.csv.length === 0) {
+        out = { csv: csv.encodedAhead({ csv: [lines], parquet: null }, batch.rows) ?? [] };
+        state.streamed += batch.rows;
+        state.streamedPart = part?.id;
+      } else ahead.csv.push(lines);
+    }
     if (spec.formats.includes('parquet')) {
       ahead.parquet ??= spec.columns.map((c) => new ColumnChunk(c));
       for (const [i, column] of ahead.parquet.entries()) column.add(columns[i] as readonly Cell[]);
     }
     ahead.spec = spec;
+    return out;
   }
 
   private state(stream: number): StreamState {
     let state = this.streams.get(stream);
     if (state === undefined) {
-      state = { batches: [], rows: 0, kept: 0, ahead: noAhead(), parts: new Map() };
+      state = { batches: [], rows: 0, kept: 0, streamed: 0, ahead: noAhead(), parts: new Map() };
       this.streams.set(stream, state);
     }
     return state;
@@ -235,9 +275,9 @@ export function inlineEncoder(): Encoder {
       streams += 1;
       const stream = streams;
       return {
-        append: async (batch, spec) => {
-          await run({ op: 'append', stream, batch, ...(spec ? { spec } : {}) });
-        },
+        append: async (batch, spec, part) => ({
+          bytes: run({ op: 'append', stream, batch, ...(spec ? { spec } : {}), ...(part ? { part } : {}) }),
+        }),
         encode: (part) => run({ op: 'encode', stream, part }),
         finish: (part) => run({ op: 'finish', stream, part }),
         close: () => {

@@ -5,18 +5,27 @@
  * companion of a column that met a value its type cannot hold); the next part opens with the whole
  * model, so every file's columns are a prefix of the report's model.
  *
- * Encoding is pipelined: a row group is handed to the encoder stream and its bytes are written to the
- * sink when they come back, while the caller goes on buffering the next group. At most one group is
- * being encoded: the next `writeGroup` (or `close`) first waits for the previous group's bytes to be
- * written, so memory holds at most two row groups and the objects receive their bytes in order. The
- * byte bound is therefore checked before the next group (or at close) rather than right after a write.
+ * The part a row group goes into is chosen when the group's first slice is sent (`append`): the open
+ * part, unless the model grew or it reached the byte bound, then a new one. Each slice's CSV lines
+ * come back from the encoder at once and are written as they come, so a row group's CSV is never held
+ * whole; its Parquet column chunks are (a chunk is one contiguous run of pages), and are written when
+ * the group is encoded (`writeGroup`).
+ *
+ * Writing is pipelined: bytes are written to the sink in the order they were asked for, one chain of
+ * writes, while the caller goes on sending slices (at most `MAX_QUEUED_WRITES` writes wait before
+ * `append` does). The next group's first slice (or `close`) waits for every earlier write, so the byte
+ * bound is checked between groups rather than right after a write.
  */
 import type { ManifestFile, Window } from '../manifest';
 import type { ObjectWriter, Sink } from '../sink';
-import type { EncodedBytes, EncoderStream, PartSpec } from './encoder';
+import type { EncodedBytes, EncoderStream, PartSpec, SliceSpec } from './encoder';
 import { FORMATS, type Format } from './formats';
 import { partKey } from './keys';
 import type { ColumnDef } from './model';
+import type { ColumnBatch } from './rowgroup';
+
+/** Writes (a slice's CSV lines, a group's Parquet) that may wait in the chain before `append` waits. */
+const MAX_QUEUED_WRITES = 8;
 
 interface OpenWriter {
   readonly format: Format;
@@ -38,8 +47,11 @@ export interface PartLimits {
 
 export class PartSet {
   private open: OpenPart | null = null;
-  /** The previous group's encode-and-write, if still running (rejections surface on the next await). */
+  /** The chain of writes asked for so far, in order (a rejection surfaces on the next await). */
   private inFlight: Promise<void> = Promise.resolve();
+  private queued = 0;
+  /** Whether a slice of the group being buffered was sent (its part is then chosen: the open one). */
+  private grouping = false;
 
   constructor(
     private readonly sink: Sink,
@@ -65,25 +77,69 @@ export class PartSet {
   }
 
   /**
-   * Encodes the stream's buffered row group (`rows` rows) into the open part. `columns` is the
-   * report's model now: a part opened with fewer columns is closed first.
+   * Sends a slice of the row group being buffered to the encoder stream, for the part the group goes
+   * into (chosen at the group's first slice, `columns` being the report's model now), and writes its
+   * CSV lines when they come back. Returns the files of a part it closed to open the next.
+   */
+  async append(
+    batch: ColumnBatch,
+    spec: SliceSpec | undefined,
+    columns: readonly ColumnDef[],
+  ): Promise<ManifestFile[]> {
+    const closed = this.grouping ? [] : await this.choose(columns);
+    this.grouping = true;
+    const part = this.open as OpenPart;
+    const sent = await this.stream.append(batch, spec, part.spec);
+    this.write(part, sent.bytes);
+    if (this.queued >= MAX_QUEUED_WRITES) await this.drain();
+    return closed;
+  }
+
+  /**
+   * Encodes the stream's buffered row group (`rows` rows, sent by `append`) into its part. Returns
+   * the files of the parts it closed.
    */
   async writeGroup(rows: number, columns: readonly ColumnDef[]): Promise<ManifestFile[]> {
-    await this.inFlight;
-    const closed: ManifestFile[] = [];
-    if (this.open && (this.open.spec.columns.length !== columns.length || this.overBytes(this.open)))
-      closed.push(...(await this.close()));
-    const part = this.open ?? this.openPart(columns);
+    const closed = this.grouping ? [] : await this.choose(columns);
+    this.grouping = false;
+    const part = this.open as OpenPart;
     part.rows += rows;
-    this.inFlight = this.stream.encode(part.spec).then((bytes) => this.put(part, bytes));
-    this.inFlight.catch(() => undefined);
+    this.write(part, this.stream.encode(part.spec));
     if (part.rows >= this.limits.maxRows) closed.push(...(await this.close()));
     return closed;
   }
 
+  /**
+   * The part for a new row group: the open one, unless it has other columns than `columns` (the model
+   * grew) or reached the byte bound (counted once every earlier write is done), then a new one.
+   */
+  private async choose(columns: readonly ColumnDef[]): Promise<ManifestFile[]> {
+    await this.drain();
+    const closed: ManifestFile[] = [];
+    if (this.open && (this.open.spec.columns.length !== columns.length || this.overBytes(this.open)))
+      closed.push(...(await this.close()));
+    if (this.open === null) this.openPart(columns);
+    return closed;
+  }
+
+  /** Writes `bytes` to the part's objects once every write asked for before is done. */
+  private write(part: OpenPart, bytes: Promise<EncodedBytes>): void {
+    bytes.catch(() => undefined);
+    this.queued += 1;
+    this.inFlight = this.inFlight.then(async () => this.put(part, await bytes));
+    this.inFlight.catch(() => undefined);
+  }
+
+  /** Waits for every write asked for (a failed one throws here). */
+  private async drain(): Promise<void> {
+    this.queued = 0;
+    await this.inFlight;
+  }
+
   /** Closes the open part (if any) and returns its files. */
   async close(): Promise<ManifestFile[]> {
-    await this.inFlight;
+    if (this.grouping) throw new Error('parts: a part was closed with a row group half sent to it');
+    await this.drain();
     const part = this.open;
     if (!part) return [];
     this.open = null;
@@ -113,6 +169,7 @@ export class PartSet {
     await this.inFlight.catch(() => undefined);
     const part = this.open;
     this.open = null;
+    this.grouping = false;
     if (part) await Promise.all(part.writers.map((w) => w.out.abort()));
   }
 

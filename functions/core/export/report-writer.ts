@@ -179,7 +179,7 @@ export class ReportWriter {
       formats.includes('csv') || formats.includes('parquet')
         ? { columns, window: this.o.window, formulaGuard: this.o.formulaGuard ?? false, formats }
         : undefined;
-    await this.stream.append(slice.batch(), spec);
+    this.files.push(...(await this.parts.append(slice.batch(), spec, columns)));
   }
 
   /** The model's columns for `slice`, extending the model (in memory) first when it must grow. */

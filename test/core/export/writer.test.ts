@@ -1,12 +1,13 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFsSink } from '#adapters/fs-sink';
 import type { ApiRow } from '#core/api/types';
 import { type Encoder, inlineEncoder } from '#core/export/encoder';
 import { memoryModelStore } from '#core/export/model-store';
 import { ReportWriter, type ReportWriterOptions } from '#core/export/report-writer';
+import type { Sink } from '#core/sink';
 import { duckQuery, lit, readCsvSql } from './duck';
 
 const WINDOW = { start: '2026-11-16', end: '2026-11-22', timezone: 'Europe/Berlin' };
@@ -292,6 +293,58 @@ describe('CSV encoded slice by slice', () => {
     const all = eager.join('');
     expect(all).toContain('"a ""quoted"", 0\nline"');
     expect(all.split('\r\n').filter((l) => l.startsWith('post_id')).length).toBe(eager.length);
+  });
+
+  it("writes each slice's CSV lines as it is sent, before its row group ends; Parquet at the group's end", async () => {
+    const real = createFsSink(join(dir, 'streamed'));
+    const written = new Map<string, number>();
+    const sink: Sink = {
+      ...real,
+      openWriter(key, type) {
+        const w = real.openWriter(key, type);
+        return {
+          ...w,
+          write: async (chunk) => {
+            written.set(key, (written.get(key) ?? 0) + chunk.byteLength);
+            await w.write(chunk);
+          },
+        };
+      },
+    };
+    const writer = new ReportWriter(
+      options({ sink, naming: 'snake_case', rowGroupRows: 2_500, maxRowsPerPart: 1_000_000 }),
+    );
+    const input = rows(2_000);
+    await writer.addAll(input.slice(0, 1_000));
+    await writer.addAll(input.slice(1_000));
+    // two slices are out (of a group of 2,500 rows): their lines are written without waiting for it
+    await vi.waitFor(() => expect(written.get('c/part-00000.csv') ?? 0).toBeGreaterThan(2_000 * 40));
+    const csv = written.get('c/part-00000.csv') ?? 0;
+    expect(written.get('p/part-00000.parquet') ?? 0).toBe(0);
+    const files = await writer.finish();
+    const csvFile = files.find((f) => f.format === 'csv');
+    expect(csvFile?.rows).toBe(2_000);
+    // every line was out before the end: finishing adds nothing to the CSV
+    expect(csvFile?.bytes).toBe(csv);
+    expect(written.get('p/part-00000.parquet')).toBeGreaterThan(0);
+  });
+
+  it("writes a row group's rows sent before the model grew into the open part, the rest into the next", async () => {
+    const writer = new ReportWriter(
+      options({
+        sink: createFsSink(join(dir, 'grown')),
+        naming: 'snake_case',
+        rowGroupRows: 2_500,
+        maxRowsPerPart: 1_000_000,
+      }),
+    );
+    // the model grows in the slice of rows 2,000…2,499 (a text in `likes`, row 2,100: a raw
+    // companion), and in that of rows 3,500…4,499 (`late`, from row 4,000): each time the group's
+    // rows sent before (0…1,999, then 2,000…3,499) stay in the open part, which closes
+    await writer.addAll(rows(7_300));
+    const files = await writer.finish();
+    for (const format of ['csv', 'parquet'] as const)
+      expect(files.filter((f) => f.format === format).map((f) => f.rows)).toEqual([2_000, 1_500, 3_800]);
   });
 
   it('Parquet prepared slice by slice writes the same bytes as each row group encoded whole', async () => {
