@@ -63,18 +63,29 @@ export class ParquetEncoder implements PartEncoder {
     return this.write(rows, (_, i) => parquet[i] as ColumnChunk);
   }
 
+  /**
+   * The group's bytes, one array per column chunk (after the file's magic, before the first group):
+   * not one array of the whole group (~1.3 MB at 25k rows), whose allocation each group left the
+   * process's memory more fragmented the longer an export ran (docs/performance.md).
+   */
   private write(rows: number, chunk: (column: ColumnDef, i: number) => ColumnChunk): Uint8Array[] {
+    const out = this.take();
     if (rows > 0) {
-      const at = this.out.length;
-      const chunks: Chunk[] = this.columns.map((c, i) => chunk(c, i).write(this.out, this.written));
+      let compressed = 0;
+      const chunks: Chunk[] = this.columns.map((c, i) => {
+        const written = chunk(c, i).write(this.out, this.written);
+        compressed += this.out.length;
+        out.push(...this.take());
+        return written;
+      });
       this.groups.push({
         chunks,
         rows,
         uncompressed: chunks.reduce((sum, c) => sum + c.uncompressed, 0),
-        compressed: this.out.length - at,
+        compressed,
       });
     }
-    return this.take();
+    return out;
   }
 
   finish(): Uint8Array[] {
