@@ -95,8 +95,6 @@ interface StreamState {
    */
   batches: ColumnBatch[];
   rows: number;
-  /** Rows of the group in `batches` (all of them unless slices were taken ahead and dropped). */
-  kept: number;
   /** Rows of the group whose CSV lines were answered at once, and the part they went into. */
   streamed: number;
   streamedPart?: number;
@@ -122,21 +120,17 @@ export class EncoderHost {
     const state = this.state(req.stream);
     if (req.op === 'append') {
       const out = this.takeAhead(state, req.batch, req.spec, req.part);
-      if (state.ahead === null || !allAhead(req.spec)) {
-        state.batches.push(req.batch);
-        state.kept += req.batch.rows;
-      }
+      if (state.ahead === null || !allAhead(req.spec)) state.batches.push(req.batch);
       state.rows += req.batch.rows;
       return out;
     }
     const encoders = this.part(state, req.part);
     const out: EncodedBytes = {};
     if (req.op === 'encode') {
-      const { batches, rows, kept, streamed, streamedPart } = state;
+      const { batches, rows, streamed, streamedPart } = state;
       const ahead = fits(state.ahead?.spec, req.part) ? state.ahead : null;
       state.batches = [];
       state.rows = 0;
-      state.kept = 0;
       state.streamed = 0;
       state.ahead = noAhead();
       // lines already answered belong to the part they were sent with, for the columns they were
@@ -149,6 +143,7 @@ export class EncoderHost {
         if (cells === undefined) {
           // the writer sends a group's slices for the columns of the part they go into (it writes
           // the group before the model grows), so a group taken ahead is never encoded whole
+          const kept = batches.reduce((sum, b) => sum + b.rows, 0);
           if (kept !== rows)
             throw new Error(
               `encoder: a row group of ${rows} rows, ${rows - kept} of them taken ahead for other columns than its part's, cannot be encoded whole`,
@@ -209,7 +204,7 @@ export class EncoderHost {
   private state(stream: number): StreamState {
     let state = this.streams.get(stream);
     if (state === undefined) {
-      state = { batches: [], rows: 0, kept: 0, streamed: 0, ahead: noAhead(), parts: new Map() };
+      state = { batches: [], rows: 0, streamed: 0, ahead: noAhead(), parts: new Map() };
       this.streams.set(stream, state);
     }
     return state;

@@ -86,7 +86,7 @@ export class PartSet {
     spec: SliceSpec | undefined,
     columns: readonly ColumnDef[],
   ): Promise<ManifestFile[]> {
-    const closed = this.grouping ? [] : await this.choose(columns);
+    const closed = await this.begin(columns);
     this.grouping = true;
     const part = this.open as OpenPart;
     const sent = await this.stream.append(batch, spec, part.spec);
@@ -100,7 +100,7 @@ export class PartSet {
    * the files of the parts it closed.
    */
   async writeGroup(rows: number, columns: readonly ColumnDef[]): Promise<ManifestFile[]> {
-    const closed = this.grouping ? [] : await this.choose(columns);
+    const closed = await this.begin(columns);
     this.grouping = false;
     const part = this.open as OpenPart;
     part.rows += rows;
@@ -110,10 +110,12 @@ export class PartSet {
   }
 
   /**
-   * The part for a new row group: the open one, unless it has other columns than `columns` (the model
-   * grew) or reached the byte bound (counted once every earlier write is done), then a new one.
+   * The part of a row group, chosen when it begins (nothing to do once a slice of it was sent): the
+   * open one, unless it has other columns than `columns` (the model grew) or reached the byte bound
+   * (counted once every earlier write is done), then a new one. Returns the files of a part it closed.
    */
-  private async choose(columns: readonly ColumnDef[]): Promise<ManifestFile[]> {
+  private async begin(columns: readonly ColumnDef[]): Promise<ManifestFile[]> {
+    if (this.grouping) return [];
     await this.drain();
     const closed: ManifestFile[] = [];
     if (this.open && (this.open.spec.columns.length !== columns.length || this.overBytes(this.open)))
