@@ -29,6 +29,21 @@ export const RUNTIME_PROVIDED: string[] = [];
  */
 export const BUNDLE_CONDITIONS = 'lambda,module';
 
+/**
+ * Node's HTTP modules reach the bundles as CommonJS, not as ES imports. Imported as ES modules
+ * (`@smithy/node-http-handler` does), Node 22 builds each one's module facade by reading every export,
+ * including `node:http`'s lazy `WebSocket` getters, which load and run Node's bundled undici at every
+ * cold start, for a module the handlers never use (a CPU profile of the Finalize import: 9–16 ms in
+ * undici alone; bench/RESULTS.md times the same bundles without the shims). Each shim is one
+ * `process.getBuiltinModule` call, which leaves the getters lazy.
+ */
+export const BUILTIN_SHIMS = [
+  'node:http=./functions/handlers/builtins/http.cjs',
+  'http=./functions/handlers/builtins/http.cjs',
+  'node:https=./functions/handlers/builtins/https.cjs',
+  'https=./functions/handlers/builtins/https.cjs',
+];
+
 export interface ExporterFunctionProps {
   /** Handler file under `functions/handlers/` (without extension), e.g. `export`. */
   readonly handler: string;
@@ -112,7 +127,8 @@ export class ExporterFunction extends Construct {
         sourcesContent: false,
         mainFields: ['module', 'main'],
         externalModules: RUNTIME_PROVIDED,
-        esbuildArgs: { '--conditions': BUNDLE_CONDITIONS },
+        // aliases resolve from the working directory, which is PROJECT_ROOT
+        esbuildArgs: { '--conditions': BUNDLE_CONDITIONS, '--alias': BUILTIN_SHIMS },
         // CommonJS dependencies (the AWS SDK's) call require() for built-ins; ESM output needs one.
         banner: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
         // A file beside the handler, not an esbuild `define`: the config of a large deployment

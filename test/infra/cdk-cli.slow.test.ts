@@ -81,6 +81,11 @@ describe('cdk synth -c config=reports.yaml', () => {
     for (const a of assets) {
       const mod = (await import(pathToFileURL(a.file).href)) as { handler: unknown };
       expect(typeof mod.handler, a.description).toBe('function');
+      // node:http and node:https come through their CommonJS shims (BUILTIN_SHIMS): an ES import of
+      // either makes Node load its bundled undici at every cold start
+      const text = readFileSync(a.file, 'utf8');
+      expect(text, a.description).not.toMatch(/from\s*"(node:)?https?"/);
+      expect(text, a.description).toMatch(/getBuiltinModule\("node:https"\)/);
     }
     // The Plan bundle writes the run's tasks to S3 (a local S3 server here) and returns where.
     const plan = assets.find((a) => a.description.includes('plan a run'));
