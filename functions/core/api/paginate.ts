@@ -38,8 +38,12 @@ export async function* paginate<Row extends ApiPage['rows'][number]>(
   let cursor = options.startCursor ? options.startCursor : null;
   const seen = new Set<string>(cursor === null ? [] : [cursor]);
   let empties = 0;
+  // The page just yielded is let go before the next one is awaited: a suspended generator keeps the
+  // values of its variables, so a `const` here would hold each page until the next had arrived.
+  let page: RawPage<Row> | undefined;
+  let out: ApiPage | undefined;
   for (let index = 0; ; index++) {
-    const page = await options.fetchPage(cursor);
+    page = await options.fetchPage(cursor);
     const next = page.nextCursor ? page.nextCursor : null;
     empties = page.rows.length === 0 ? empties + 1 : 0;
     if (next !== null && seen.has(next)) {
@@ -56,7 +60,7 @@ export async function* paginate<Row extends ApiPage['rows'][number]>(
         { retryable: false, details: { label: options.label, page: index } },
       );
     }
-    yield {
+    out = {
       rows: page.rows,
       nextCursor: next,
       index,
@@ -66,6 +70,9 @@ export async function* paginate<Row extends ApiPage['rows'][number]>(
       ...(page.invalidSequences ? { invalidSequences: page.invalidSequences } : {}),
       ...(page.serverPartial ? { serverPartial: page.serverPartial } : {}),
     };
+    page = undefined;
+    yield out;
+    out = undefined;
     if (next === null) return;
     seen.add(next);
     cursor = next;

@@ -15,6 +15,7 @@
  */
 
 import { isOutOfTime } from '../api/retry';
+import type { ApiPage } from '../api/types';
 import { WindowLease, WORKFLOW_LEASE } from '../commit/lease';
 import { type PartitionCommit, partitionCommit } from '../commit/partition';
 import { validMetricsOf } from '../config/known-metrics';
@@ -187,18 +188,34 @@ async function exportWithLease(
         retries += 1;
       },
     });
-    for await (const page of readAhead(source, PAGES_AHEAD, () => controller.abort())) {
+    /** One page into the writer and the guards; its cursor back. */
+    const take = async (page: ApiPage): Promise<string | null> => {
       guards.observe(page);
       await writer.addAll(page.rows);
       if (page.invalidSequences) writer.noteInvalidBytes(page.rows);
       pages += 1;
       stepPages += 1;
       progress(false);
-      const cursor = page.nextCursor;
-      nextCursor = cursor;
-      if (cursor !== null && deps.timeLeftMs !== undefined && deps.timeLeftMs() < tuning.safetyMarginMs) {
-        return await pause(cursor);
+      return page.nextCursor;
+    };
+    // Stepped by hand, not `for await`: that keeps the last page in its iteration result while it
+    // waits for the next one — a page more in memory for the whole export (docs/performance.md).
+    const ahead = readAhead(source, PAGES_AHEAD, () => controller.abort());
+    let next: IteratorResult<ApiPage> | undefined;
+    try {
+      for (;;) {
+        next = await ahead.next();
+        if (next.done === true) break;
+        const cursor = await take(next.value);
+        next = undefined;
+        nextCursor = cursor;
+        if (cursor !== null && deps.timeLeftMs !== undefined && deps.timeLeftMs() < tuning.safetyMarginMs) {
+          return await pause(cursor);
+        }
       }
+    } finally {
+      // what `for await` does when its loop is left early: the read-ahead stops (and its request)
+      if (next?.done !== true) await ahead.return(undefined);
     }
     const files = await writer.finish();
     // sized before anything is committed: a result that cannot be passed on fails the report cleanly

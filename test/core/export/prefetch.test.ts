@@ -1,4 +1,8 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { paginate } from '#core/api/paginate';
+import type { ApiPage } from '#core/api/types';
 import { readAhead } from '#core/export/prefetch';
 
 /**
@@ -45,5 +49,45 @@ describe('readAhead', () => {
       if (k === 2) break;
     }
     expect(stopped).toBe(1);
+  });
+});
+
+describe('readAhead over paginate: memory', () => {
+  it('holds no page the consumer has taken while it waits for the next one', async () => {
+    // V8 keeps a suspended generator's variables: a page held there until the next one arrives is
+    // a page more in memory for the whole export. Checked with weak references after a full GC.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const taken: WeakRef<object>[] = [];
+    let aliveWhileWaiting: boolean[] = [];
+    const source = paginate({
+      label: 'GET /v2/test',
+      fetchPage: async (cursor) => {
+        const k = cursor === null ? 0 : Number(cursor);
+        if (k === 3) {
+          // pages 0–2 were taken; let the consumer get to waiting for page 3
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          gc();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          gc();
+          aliveWhileWaiting = taken.map((ref) => ref.deref() !== undefined);
+        }
+        const rows = Array.from({ length: 100 }, (_, i) => ({ id: `${k}-${i}` }));
+        taken.push(new WeakRef(rows));
+        return { rows, nextCursor: k < 4 ? String(k + 1) : null };
+      },
+    });
+    // stepped by hand as the export step does (a `for await` keeps its last result while it waits)
+    const ahead = readAhead(source, 1, () => undefined);
+    let next: IteratorResult<ApiPage> | undefined;
+    let pages = 0;
+    for (;;) {
+      next = await ahead.next();
+      if (next.done === true) break;
+      pages += next.value.rows.length > 0 ? 1 : 0;
+      next = undefined;
+    }
+    expect(pages).toBe(5);
+    expect(aliveWhileWaiting).toEqual([false, false, false]);
   });
 });
