@@ -32,9 +32,10 @@ export const BUNDLE_CONDITIONS = 'lambda,module';
 /**
  * Node's HTTP modules reach the bundles as CommonJS, not as ES imports. Imported as ES modules
  * (`@smithy/node-http-handler` does), Node 22 builds each one's module facade by reading every export,
- * including `node:http`'s lazy `WebSocket` getters, which load and run Node's bundled undici at every
- * cold start, for a module the handlers never use (a CPU profile of the Finalize import: 9–16 ms in
- * undici alone; bench/RESULTS.md times the same bundles without the shims). Each shim is one
+ * including `node:http`'s lazy `WebSocket` getters, which load and run Node's bundled undici during
+ * init (a CPU profile of the Finalize import: 9–16 ms in undici alone; bench/RESULTS.md times the same
+ * bundles without the shims). Finalize never uses undici; Export and Plan load it at their first API
+ * request, through `fetch`, rather than at every cold start. Each shim is one
  * `process.getBuiltinModule` call, which leaves the getters lazy.
  */
 export const BUILTIN_SHIMS = [
