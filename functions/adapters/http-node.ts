@@ -14,6 +14,11 @@
  * bounds each attempt (connect, headers and body). Transport failures carry Node's codes
  * (ECONNRESET, ECONNREFUSED, …), which the core's classifier reads (#core/api/network); a body cut
  * short without one is reported as ECONNRESET, as undici reports it as a socket error.
+ *
+ * Bodies are read into page-sized buffers lent from a small pool (`BodyBuffers`) and given back by
+ * the transport once it has decoded them (`HttpAnswer.release`), not joined into a fresh buffer per
+ * page: a fresh ~0.6 MB buffer a page, freed only when V8 collects it, is what kept glibc's heap
+ * fragmented over a long export (docs/performance.md, "Memory from 300k to 3M rows").
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -33,32 +38,74 @@ export function createHttp(options: HttpOptions): Http {
   const agentOptions = { keepAlive: true, maxSockets: Math.max(1, options.connections) };
   let http: HttpAgent | undefined;
   let https: HttpsAgent | undefined;
+  let buffers = new BodyBuffers(agentOptions.maxSockets);
   return {
     send(req) {
       const secure = req.url.startsWith('https:');
       if (secure) https ??= new HttpsAgent(agentOptions);
       else http ??= new HttpAgent(agentOptions);
       const agent = (secure ? https : http) as HttpAgent;
-      return exchange(req, secure, agent);
+      return exchange(req, secure, agent, buffers);
     },
     async close() {
       http?.destroy();
       https?.destroy();
       http = undefined;
       https = undefined;
+      buffers = new BodyBuffers(agentOptions.maxSockets);
     },
   };
 }
 
-function exchange(req: HttpExchange, secure: boolean, agent: HttpAgent): Promise<HttpAnswer> {
+/** Bodies past this size are read into a buffer of their own, never kept for the next answer. */
+const LARGEST_KEPT_BYTES = 4 * 1024 * 1024;
+/** A body of unknown length starts in this much (and doubles as it grows); sizes round up to it. */
+const STEP_BYTES = 64 * 1024;
+
+/**
+ * The buffers bodies are read into: each lent to one answer at a time, given back through its
+ * `release` once decoded, and kept (at most one per connection) for the next answer. One that is
+ * never given back (an error before decoding) is collected like any other memory.
+ */
+export class BodyBuffers {
+  readonly #spare: Buffer[] = [];
+  constructor(readonly keep: number) {}
+
+  /** A buffer of at least `bytes`: a spare one when large enough, else a new one. */
+  take(bytes: number): Buffer {
+    const spare = this.#spare.pop();
+    if (spare !== undefined && spare.length >= bytes) return spare;
+    return Buffer.allocUnsafeSlow(Math.ceil(Math.max(bytes, 1) / STEP_BYTES) * STEP_BYTES);
+  }
+
+  /** `held` (its first `used` bytes kept) in a buffer with room for `more` bytes after them. */
+  grow(held: Buffer, used: number, more: number): Buffer {
+    if (used + more <= held.length) return held;
+    const larger = this.take(Math.max(held.length * 2, used + more));
+    held.copy(larger, 0, 0, used);
+    return larger;
+  }
+
+  give(buffer: Buffer): void {
+    if (buffer.length <= LARGEST_KEPT_BYTES && this.#spare.length < this.keep) this.#spare.push(buffer);
+  }
+}
+
+function exchange(
+  req: HttpExchange,
+  secure: boolean,
+  agent: HttpAgent,
+  buffers: BodyBuffers,
+): Promise<HttpAnswer> {
   return new Promise<HttpAnswer>((resolve, reject) => {
     const send = secure ? httpsRequest : httpRequest;
     const outgoing = send(
       req.url,
       { method: req.method, headers: req.headers, agent, signal: req.signal },
       (res) => {
-        readBody(res, req.maxBytes).then(
-          (body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }),
+        readBody(res, req.maxBytes, buffers).then(
+          ({ body, release }) =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body, release }),
           (err: unknown) => {
             outgoing.destroy();
             reject(err);
@@ -71,28 +118,42 @@ function exchange(req: HttpExchange, secure: boolean, agent: HttpAgent): Promise
   });
 }
 
-/** The body's bytes, counted as they arrive; gives up past `maxBytes` (or a larger content-length). */
-async function readBody(res: IncomingMessage, maxBytes: number | undefined): Promise<Buffer> {
-  if (declaredTooLarge(res.headers['content-length'], maxBytes)) {
+/**
+ * The body's bytes in a lent buffer, counted as they arrive; gives up past `maxBytes` (or a larger
+ * content-length). `release` gives the buffer back: the bytes must not be read after it.
+ */
+async function readBody(
+  res: IncomingMessage,
+  maxBytes: number | undefined,
+  buffers: BodyBuffers,
+): Promise<{ body: Buffer; release: () => void }> {
+  const declared = res.headers['content-length'];
+  if (declaredTooLarge(declared, maxBytes)) {
     res.destroy();
     throw new ResponseTooLarge(maxBytes ?? 0);
   }
-  const chunks: Buffer[] = [];
+  const length = Number(declared);
+  let held = buffers.take(declared !== undefined && Number.isSafeInteger(length) ? length : STEP_BYTES);
   let bytes = 0;
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
-      bytes += chunk.byteLength;
-      if (maxBytes !== undefined && bytes > maxBytes) {
+      if (maxBytes !== undefined && bytes + chunk.byteLength > maxBytes) {
         res.destroy();
         throw new ResponseTooLarge(maxBytes);
       }
-      chunks.push(chunk);
+      held = buffers.grow(held, bytes, chunk.byteLength);
+      bytes += chunk.copy(held, bytes);
     }
   } catch (err: unknown) {
     throw err instanceof ResponseTooLarge || codeOf(err) !== undefined ? err : cutShort(err);
   }
   if (!res.complete) throw cutShort(undefined);
-  return Buffer.concat(chunks, bytes);
+  let lent: Buffer | undefined = held;
+  const release = () => {
+    if (lent !== undefined) buffers.give(lent);
+    lent = undefined;
+  };
+  return { body: held.subarray(0, bytes), release };
 }
 
 function codeOf(err: unknown): string | undefined {

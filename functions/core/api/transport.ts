@@ -108,6 +108,8 @@ function received(req: SentRequest, answer: HttpAnswer): Received {
   } catch (err: unknown) {
     if (!(err instanceof ContentDecodingFailed) || (answer.status >= 200 && answer.status < 300)) throw err;
     return { status: answer.status, headers: answer.headers, text: `(${err.problem})`, invalidSequences: 0 };
+  } finally {
+    answer.release?.();
   }
 }
 
