@@ -9,6 +9,7 @@
  */
 import { ContentDecodingFailed, codingsOf, FETCH_DECODED_CODINGS } from '#core/api/body';
 import { declaredTooLarge, type Http, ResponseTooLarge } from '#core/api/http';
+import { BodyBuffers } from './body-buffers';
 import type { HttpOptions } from './http-types';
 
 export function createHttp(options: HttpOptions): Http {
@@ -17,6 +18,8 @@ export function createHttp(options: HttpOptions): Http {
       'the fetch-based HTTP adapter takes no dispatcher; use the undici adapter (#adapters/http)',
     );
   }
+  // bodies are read into buffers lent from this pool (./body-buffers)
+  const buffers = new BodyBuffers(Math.max(1, options.connections));
   return {
     async send(req) {
       const res = await fetch(req.url, {
@@ -26,7 +29,7 @@ export function createHttp(options: HttpOptions): Http {
         signal: req.signal,
         redirect: 'manual',
       });
-      const body = await readBytes(res, req.maxBytes);
+      const { body, release } = await readBytes(res, req.maxBytes, buffers);
       const headers: Record<string, string> = Object.create(null);
       res.headers.forEach((value, name) => {
         headers[name] = value;
@@ -35,7 +38,7 @@ export function createHttp(options: HttpOptions): Http {
       // the charset, and any other coding, are decoded by the core (#core/api/body) as for undici
       const codings = codingsOf(headers['content-encoding'] ?? '');
       const decoded = codings.length > 0 && codings.every((c) => FETCH_DECODED_CODINGS.has(c));
-      return { status: res.status, headers, body, decoded };
+      return { status: res.status, headers, body, decoded, release };
     },
     async close() {},
   };
@@ -45,26 +48,29 @@ export function createHttp(options: HttpOptions): Http {
  * The body's bytes, counting them as they arrive (after fetch's decompression, so the cap bounds the
  * decoded size, as the core's decompression does for undici) and giving up past `maxBytes`.
  */
-async function readBytes(res: Response, maxBytes: number | undefined): Promise<Uint8Array> {
-  if (res.body === null) return new Uint8Array();
-  if (declaredTooLarge(res.headers.get('content-length'), maxBytes)) {
+async function readBytes(
+  res: Response,
+  maxBytes: number | undefined,
+  buffers: BodyBuffers,
+): Promise<{ body: Uint8Array; release?: () => void }> {
+  if (res.body === null) return { body: new Uint8Array() };
+  const declared = res.headers.get('content-length');
+  if (declaredTooLarge(declared, maxBytes)) {
     await res.body.cancel().catch(() => undefined);
     throw new ResponseTooLarge(maxBytes ?? 0);
   }
   const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
+  const body = buffers.body(declared);
   for (;;) {
     const { done, value } = await read(reader, res.headers.get('content-encoding'));
     if (done) break;
-    bytes += value.byteLength;
-    if (maxBytes !== undefined && bytes > maxBytes) {
+    if (maxBytes !== undefined && body.bytes + value.byteLength > maxBytes) {
       await reader.cancel().catch(() => undefined);
       throw new ResponseTooLarge(maxBytes);
     }
-    chunks.push(value);
+    body.append(value);
   }
-  return Buffer.concat(chunks, bytes);
+  return body.lend();
 }
 
 /** One chunk; a zlib failure inside fetch's decompression is the core's ContentDecodingFailed. */

@@ -14,11 +14,7 @@
  * bounds each attempt (connect, headers and body). Transport failures carry Node's codes
  * (ECONNRESET, ECONNREFUSED, …), which the core's classifier reads (#core/api/network); a body cut
  * short without one is reported as ECONNRESET, as undici reports it as a socket error.
- *
- * Bodies are read into page-sized buffers lent from a small pool (`BodyBuffers`) and given back by
- * the transport once it has decoded them (`HttpAnswer.release`), not joined into a fresh buffer per
- * page: a fresh ~0.6 MB buffer a page, freed only when V8 collects it, is what kept glibc's heap
- * fragmented over a long export (docs/performance.md, "Memory from 300k to 3M rows").
+ * Bodies are read into buffers lent from the adapter's pool (./body-buffers).
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -29,6 +25,7 @@ import {
   type HttpExchange,
   ResponseTooLarge,
 } from '#core/api/http';
+import { BodyBuffers } from './body-buffers';
 import type { HttpOptions } from './http-types';
 
 export function createHttp(options: HttpOptions): Http {
@@ -55,40 +52,6 @@ export function createHttp(options: HttpOptions): Http {
       buffers = new BodyBuffers(agentOptions.maxSockets);
     },
   };
-}
-
-/** Bodies past this size are read into a buffer of their own, never kept for the next answer. */
-const LARGEST_KEPT_BYTES = 4 * 1024 * 1024;
-/** A body of unknown length starts in this much (and doubles as it grows); sizes round up to it. */
-const STEP_BYTES = 64 * 1024;
-
-/**
- * The buffers bodies are read into: each lent to one answer at a time, given back through its
- * `release` once decoded, and kept (at most one per connection) for the next answer. One that is
- * never given back (an error before decoding) is collected like any other memory.
- */
-export class BodyBuffers {
-  readonly #spare: Buffer[] = [];
-  constructor(readonly keep: number) {}
-
-  /** A buffer of at least `bytes`: a spare one when large enough, else a new one. */
-  take(bytes: number): Buffer {
-    const spare = this.#spare.pop();
-    if (spare !== undefined && spare.length >= bytes) return spare;
-    return Buffer.allocUnsafeSlow(Math.ceil(Math.max(bytes, 1) / STEP_BYTES) * STEP_BYTES);
-  }
-
-  /** `held` (its first `used` bytes kept) in a buffer with room for `more` bytes after them. */
-  grow(held: Buffer, used: number, more: number): Buffer {
-    if (used + more <= held.length) return held;
-    const larger = this.take(Math.max(held.length * 2, used + more));
-    held.copy(larger, 0, 0, used);
-    return larger;
-  }
-
-  give(buffer: Buffer): void {
-    if (buffer.length <= LARGEST_KEPT_BYTES && this.#spare.length < this.keep) this.#spare.push(buffer);
-  }
 }
 
 function exchange(
@@ -132,28 +95,20 @@ async function readBody(
     res.destroy();
     throw new ResponseTooLarge(maxBytes ?? 0);
   }
-  const length = Number(declared);
-  let held = buffers.take(declared !== undefined && Number.isSafeInteger(length) ? length : STEP_BYTES);
-  let bytes = 0;
+  const body = buffers.body(declared);
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
-      if (maxBytes !== undefined && bytes + chunk.byteLength > maxBytes) {
+      if (maxBytes !== undefined && body.bytes + chunk.byteLength > maxBytes) {
         res.destroy();
         throw new ResponseTooLarge(maxBytes);
       }
-      held = buffers.grow(held, bytes, chunk.byteLength);
-      bytes += chunk.copy(held, bytes);
+      body.append(chunk);
     }
   } catch (err: unknown) {
     throw err instanceof ResponseTooLarge || codeOf(err) !== undefined ? err : cutShort(err);
   }
   if (!res.complete) throw cutShort(undefined);
-  let lent: Buffer | undefined = held;
-  const release = () => {
-    if (lent !== undefined) buffers.give(lent);
-    lent = undefined;
-  };
-  return { body: held.subarray(0, bytes), release };
+  return body.lend();
 }
 
 function codeOf(err: unknown): string | undefined {

@@ -8,12 +8,15 @@
  */
 import { Agent, type Dispatcher, request } from 'undici';
 import { declaredTooLarge, type Http, ResponseTooLarge } from '#core/api/http';
+import { BodyBuffers } from './body-buffers';
 import type { HttpOptions } from './http-types';
 
 /** One request, the whole body read: what the client's transport needs. */
 export function createHttp(options: HttpOptions): Http {
   const dispatcher = () =>
     options.dispatcher ?? getHttpAgent({ connections: options.connections, timeoutMs: options.timeoutMs });
+  // bodies are read into buffers lent from this pool (./body-buffers)
+  const buffers = new BodyBuffers(Math.max(1, options.connections));
   return {
     async send(req) {
       const res = await request(req.url, {
@@ -30,18 +33,16 @@ export function createHttp(options: HttpOptions): Http {
         res.body.destroy();
         throw new ResponseTooLarge(max ?? 0);
       }
-      const chunks: Buffer[] = [];
-      let bytes = 0;
+      const body = buffers.body(Array.isArray(length) ? length[0] : length);
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        bytes += chunk.byteLength;
-        if (max !== undefined && bytes > max) {
+        if (max !== undefined && body.bytes + chunk.byteLength > max) {
           res.body.destroy();
           throw new ResponseTooLarge(max);
         }
-        chunks.push(chunk);
+        body.append(chunk);
       }
       // Content-Encoding and charset are decoded by the core (#core/api/body), as for the fetch adapter
-      return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, bytes) };
+      return { status: res.statusCode, headers: res.headers, ...body.lend() };
     },
     async close() {
       if (options.dispatcher === undefined) await closeHttpAgent();

@@ -1,14 +1,19 @@
 /**
- * The node:http adapter reads bodies into buffers lent from a pool and given back by the transport
- * once decoded (`HttpAnswer.release`). What must hold: no two answers in hand share memory, a buffer
- * comes back only after its release, and for any mix of sizes, framings and concurrency every
- * decoded body equals the bytes the server sent.
+ * The HTTP adapters read bodies into buffers lent from a pool and given back by the transport once
+ * decoded (`HttpAnswer.release`, functions/adapters/body-buffers.ts). What must hold, on node:http
+ * (the CLI's bundle), undici (tests, the CLI from its sources) and fetch (the Lambdas) alike: no two
+ * answers in hand share memory, a buffer comes back only after its release, and for any mix of
+ * sizes, framings and concurrency every decoded body equals the bytes the server sent.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BodyBuffers, createHttp } from '#adapters/http-node';
+import { BodyBuffers } from '#adapters/body-buffers';
+import { createHttp as undiciHttp } from '#adapters/http';
+import { createHttp as fetchHttp } from '#adapters/http-fetch';
+import { createHttp as nodeHttp } from '#adapters/http-node';
+import type { HttpFactory } from '#core/api/http';
 import { createTransport } from '#core/api/transport';
 import { createLimiter } from '#core/limiter';
 
@@ -50,30 +55,7 @@ afterAll(async () => {
 const url = (seed: number, size: number, chunk: number, length: boolean) =>
   `${base}/b?seed=${seed}&size=${size}&chunk=${chunk}&length=${length ? 1 : 0}`;
 
-describe('node:http adapter: lent body buffers', () => {
-  it('lends no buffer to two answers in hand, and lends it again once released', async () => {
-    const http = createHttp({ connections: 2, timeoutMs: 5_000 });
-    try {
-      const signal = AbortSignal.timeout(5_000);
-      const get = (seed: number) =>
-        http.send({ method: 'GET', url: url(seed, 200_000, 65_536, true), headers: {}, signal });
-      const a = await get(1);
-      const b = await get(2);
-      expect(a.body.buffer).not.toBe(b.body.buffer);
-      expect(Buffer.from(a.body).toString()).toBe(bodyText(1, 200_000));
-      expect(Buffer.from(b.body).toString()).toBe(bodyText(2, 200_000));
-      a.release?.();
-      a.release?.(); // a second release gives nothing back twice
-      const c = await get(3);
-      expect(c.body.buffer).toBe(a.body.buffer);
-      const d = await get(4);
-      expect(d.body.buffer).not.toBe(c.body.buffer);
-      expect(Buffer.from(b.body).toString()).toBe(bodyText(2, 200_000)); // b untouched by c and d
-    } finally {
-      await http.close();
-    }
-  });
-
+describe('BodyBuffers', () => {
   it('keeps at most one spare buffer per connection, and none past 4 MiB', () => {
     const pool = new BodyBuffers(1);
     const small = pool.take(100_000);
@@ -96,11 +78,42 @@ describe('node:http adapter: lent body buffers', () => {
     expect(larger.subarray(0, 10).toString()).toBe('0123456789');
     expect(pool.grow(larger, 10, 1)).toBe(larger);
   });
+});
 
-  const body = fc.record({
-    size: fc.oneof(fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 60_000, max: 700_000 })),
-    chunk: fc.constantFrom(1_000, 16_384, 65_536, 300_000),
-    length: fc.boolean(),
+const body = fc.record({
+  size: fc.oneof(fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 60_000, max: 700_000 })),
+  chunk: fc.constantFrom(1_000, 16_384, 65_536, 300_000),
+  length: fc.boolean(),
+});
+
+const ADAPTERS: [string, HttpFactory][] = [
+  ['node:http', nodeHttp],
+  ['undici', undiciHttp],
+  ['fetch', fetchHttp],
+];
+
+describe.each(ADAPTERS)('%s adapter: lent body buffers', (_name, createHttp) => {
+  it('lends no buffer to two answers in hand, and lends it again once released', async () => {
+    const http = createHttp({ connections: 2, timeoutMs: 5_000 });
+    try {
+      const signal = AbortSignal.timeout(5_000);
+      const get = (seed: number) =>
+        http.send({ method: 'GET', url: url(seed, 200_000, 65_536, true), headers: {}, signal });
+      const a = await get(1);
+      const b = await get(2);
+      expect(a.body.buffer).not.toBe(b.body.buffer);
+      expect(Buffer.from(a.body).toString()).toBe(bodyText(1, 200_000));
+      expect(Buffer.from(b.body).toString()).toBe(bodyText(2, 200_000));
+      a.release?.();
+      a.release?.(); // a second release gives nothing back twice
+      const c = await get(3);
+      expect(c.body.buffer).toBe(a.body.buffer);
+      const d = await get(4);
+      expect(d.body.buffer).not.toBe(c.body.buffer);
+      expect(Buffer.from(b.body).toString()).toBe(bodyText(2, 200_000)); // b untouched by c and d
+    } finally {
+      await http.close();
+    }
   });
 
   test.prop(
