@@ -4,7 +4,7 @@
  * (`HttpAnswer.release`; the decoded text is a copy). A fresh page-sized buffer per page — joining a
  * page's ~10 socket chunks — is freed only when V8 collects it, and kept glibc's heap fragmented over
  * a long export (docs/performance.md, "Memory from 300k to 3M rows"); a lent one is filled again by
- * the next page. A buffer never given back (an error before decoding) is collected like any other.
+ * the next page. A buffer never given back (an error before decoding) is left to the garbage collector.
  */
 
 /** Bodies past this size are read into a buffer of their own, never kept for the next answer. */

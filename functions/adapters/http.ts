@@ -29,11 +29,12 @@ export function createHttp(options: HttpOptions): Http {
       // the body is read inside the caller's timeout: a stalled body is a timeout too
       const max = req.maxBytes;
       const length = res.headers['content-length'];
-      if (declaredTooLarge(Array.isArray(length) ? length[0] : length, max)) {
+      const declared = Array.isArray(length) ? length[0] : length;
+      if (declaredTooLarge(declared, max)) {
         res.body.destroy();
         throw new ResponseTooLarge(max ?? 0);
       }
-      const body = buffers.body(Array.isArray(length) ? length[0] : length);
+      const body = buffers.body(declared);
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         if (max !== undefined && body.bytes + chunk.byteLength > max) {
           res.body.destroy();

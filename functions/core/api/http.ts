@@ -30,7 +30,7 @@ export interface HttpAnswer {
    * Set when the adapter lent `body` from a pool of its own: the transport calls it once, after
    * `./body` has decoded the bytes (the text is a copy), and reads `body` no more; the adapter may
    * then fill the same memory with the next answer. Not called (an error before decoding), the
-   * bytes are merely collected as any others.
+   * buffer is left to the garbage collector.
    */
   readonly release?: () => void;
 }
