@@ -265,6 +265,16 @@ export class Compact {
     this.sink.bytes(b);
   }
 
+  /**
+   * Fields encoded earlier by another `Compact` at its top level (where field ids count from 0, as in
+   * a struct), copied as they are; `lastId` is the last one's id, from which the next field counts.
+   */
+  encoded(fields: Uint8Array, lastId: number): this {
+    this.sink.bytes(fields);
+    this.last[this.last.length - 1] = lastId;
+    return this;
+  }
+
   /** A struct field, its fields written by `body`. */
   struct(id: number, body: (c: this) => void): this {
     this.field(id, STRUCT);

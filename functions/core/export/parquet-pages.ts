@@ -32,14 +32,6 @@ export interface Chunk {
   readonly pageEncodings: readonly (readonly [encoding: number, count: number])[];
   /** Offset, size and first row of each page (an offset index is written when there are several). */
   readonly pages: { offset: number; size: number; firstRow: number }[];
-  offsetIndex?: { offset: number; length: number };
-}
-
-export interface Group {
-  readonly chunks: Chunk[];
-  readonly rows: number;
-  readonly uncompressed: number;
-  readonly compressed: number;
 }
 
 /** Buffers reused from page to page (their bytes are copied out before the next page). */

@@ -11,7 +11,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parquetMetadata } from 'hyparquet';
+import { parquetMetadata, readOffsetIndex } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import SnappyJS from 'snappyjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -310,6 +310,62 @@ describe('Parquet part encoder, the other paths', () => {
         name,
       ).toBe(Math.ceil(2_900 / PAGE_ROWS));
     }
+  });
+
+  it('writes offset indexes that locate every data page of their chunks, in one run before the footer', () => {
+    // three row groups, the first two with chunks of several pages: indexes of several groups
+    const got = encodeOurs(columns, cells, [1_700, 1_200, 200]);
+    const file = got.buffer.slice(got.byteOffset, got.byteOffset + got.byteLength) as ArrayBuffer;
+    const meta = parquetMetadata(file);
+    const view = new DataView(file);
+    const footerAt = got.byteLength - 8 - view.getUint32(got.byteLength - 8, true);
+    let next: number | undefined;
+    let indexed = 0;
+    for (const [g, group] of meta.row_groups.entries()) {
+      for (const c of group.columns) {
+        const m = c.meta_data;
+        const name = `group ${g}, ${m?.path_in_schema[0]}`;
+        const dataPages = m?.encoding_stats
+          ?.filter((s) => s.page_type === 'DATA_PAGE')
+          .reduce((n, s) => n + s.count, 0);
+        if (dataPages === 1) {
+          expect(c.offset_index_offset, name).toBeUndefined();
+          continue;
+        }
+        indexed += 1;
+        const at = Number(c.offset_index_offset);
+        const reader = { view, offset: at };
+        const { page_locations: pages } = readOffsetIndex(reader);
+        expect(reader.offset - at, `${name}: its length`).toBe(c.offset_index_length);
+        // the indexes follow one another, from the end of the last row group's chunks to the footer
+        if (next !== undefined) expect(at, name).toBe(next);
+        next = reader.offset;
+        expect(pages, name).toHaveLength(dataPages as number);
+        const chunkStart = Number(m?.dictionary_page_offset ?? m?.data_page_offset);
+        expect(Number(pages[0]?.offset), name).toBe(Number(m?.data_page_offset));
+        const last = pages.at(-1);
+        expect(Number(last?.offset) + Number(last?.compressed_page_size), name).toBe(
+          chunkStart + Number(m?.total_compressed_size),
+        );
+        pages.forEach((p, k) => {
+          const after = pages[k + 1];
+          if (after === undefined) return;
+          expect(Number(p.offset) + p.compressed_page_size, `${name}, page ${k}`).toBe(Number(after.offset));
+          expect(Number(after.first_row_index) - Number(p.first_row_index), `${name}, page ${k}`).toBe(
+            PAGE_ROWS,
+          );
+        });
+        expect(Number(pages[0]?.first_row_index), name).toBe(0);
+      }
+    }
+    expect(indexed, 'chunks with an offset index').toBeGreaterThanOrEqual(2 * columns.length);
+    expect(next, 'the last index ends where the footer starts').toBe(footerAt);
+    const lastGroup = meta.row_groups.at(-1)?.columns.at(-1)?.meta_data;
+    const firstIndex = meta.row_groups[0]?.columns.find((c) => c.offset_index_offset !== undefined);
+    expect(Number(firstIndex?.offset_index_offset), 'the first index follows the last chunk').toBe(
+      Number(lastGroup?.dictionary_page_offset ?? lastGroup?.data_page_offset) +
+        Number(lastGroup?.total_compressed_size),
+    );
   });
 
   it('reads back cell-identical with DuckDB (a lone surrogate as U+FFFD, as UTF-8 must carry it)', async () => {
