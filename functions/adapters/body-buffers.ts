@@ -55,15 +55,13 @@ export class LentBody {
     this.#held = buffers.take(Number.isSafeInteger(length) && length > 0 ? length : STEP_BYTES);
   }
 
-  /** Bytes read so far. */
-  get bytes(): number {
-    return this.#bytes;
-  }
-
-  append(chunk: Uint8Array): void {
+  /** Appends `chunk`; false (nothing appended) when it would take the body past `maxBytes`. */
+  append(chunk: Uint8Array, maxBytes: number | undefined): boolean {
+    if (maxBytes !== undefined && this.#bytes + chunk.byteLength > maxBytes) return false;
     this.#held = this.buffers.grow(this.#held, this.#bytes, chunk.byteLength);
     this.#held.set(chunk, this.#bytes);
     this.#bytes += chunk.byteLength;
+    return true;
   }
 
   /** The bytes, and the `release` that gives their buffer back: they must not be read after it. */

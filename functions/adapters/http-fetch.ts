@@ -61,14 +61,14 @@ async function readBytes(
   }
   const reader = res.body.getReader();
   const body = buffers.body(declared);
+  const coding = res.headers.get('content-encoding');
   for (;;) {
-    const { done, value } = await read(reader, res.headers.get('content-encoding'));
+    const { done, value } = await read(reader, coding);
     if (done) break;
-    if (maxBytes !== undefined && body.bytes + value.byteLength > maxBytes) {
+    if (!body.append(value, maxBytes)) {
       await reader.cancel().catch(() => undefined);
-      throw new ResponseTooLarge(maxBytes);
+      throw new ResponseTooLarge(maxBytes ?? 0);
     }
-    body.append(value);
   }
   return body.lend();
 }

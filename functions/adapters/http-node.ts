@@ -98,11 +98,10 @@ async function readBody(
   const body = buffers.body(declared);
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
-      if (maxBytes !== undefined && body.bytes + chunk.byteLength > maxBytes) {
+      if (!body.append(chunk, maxBytes)) {
         res.destroy();
-        throw new ResponseTooLarge(maxBytes);
+        throw new ResponseTooLarge(maxBytes ?? 0);
       }
-      body.append(chunk);
     }
   } catch (err: unknown) {
     throw err instanceof ResponseTooLarge || codeOf(err) !== undefined ? err : cutShort(err);

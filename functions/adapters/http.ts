@@ -36,11 +36,10 @@ export function createHttp(options: HttpOptions): Http {
       }
       const body = buffers.body(declared);
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        if (max !== undefined && body.bytes + chunk.byteLength > max) {
+        if (!body.append(chunk, max)) {
           res.body.destroy();
-          throw new ResponseTooLarge(max);
+          throw new ResponseTooLarge(max ?? 0);
         }
-        body.append(chunk);
       }
       // Content-Encoding and charset are decoded by the core (#core/api/body), as for the fetch adapter
       return { status: res.statusCode, headers: res.headers, ...body.lend() };
