@@ -10,12 +10,80 @@
 import { validText, wellFormed } from '../unicode';
 
 /**
- * Could `JSON.parse` alter a number in this text? A number token (after `:`, `,` or `[`) with 16 or
- * more digits (a decimal point among them included: `9.007199254740993e15`), or with a three-digit
- * exponent. Anchoring on the token start is ~4× cheaper than scanning every digit run; a false
- * positive (such text inside a string) only costs speed.
+ * Could `JSON.parse` alter a number in this text? A number token (at the text's start, or after `:`,
+ * `,` or `[`) with 16 or more digits (a decimal point among them included: `9.007199254740993e15`),
+ * or with an exponent of three or more digits. A false positive (such digits inside a string that
+ * follows a `:`) only costs speed. Every page's whole text passes through here before `JSON.parse`:
+ * digit runs are found by looking at every 16th character only (a run of 16 covers one), exponents by
+ * a regular expression that starts at the rarer `e`/`E` after a digit. The one regular expression
+ * anchored on every `:`, `,` and `[` that did both took 1.1–2.2 ms of a 625 KB page, these two
+ * 0.6–0.9 ms (warm, bench data).
  */
-const LONG_NUMBER = /[:,[]\s*-?\d(?:[\d.]{15}|[\d.]*[eE][+-]?\d{3})/;
+export function mayAlterNumbers(text: string): boolean {
+  return longDigitRun(text) || longExponent(text);
+}
+
+/** Not `0`–`9` or `.`, the characters of a number's mantissa (written out: called for every 16th character). */
+const notRunChar = (c: number) => c > 0x39 || (c < 0x30 && c !== 0x2e);
+
+/**
+ * A run of 16 or more digits and points that starts a number token. Only every 16th character is
+ * looked at until one is a digit or point; then the 15 before it say whether a run of 16 ends there,
+ * or where the run began (the next look is 15 past that start).
+ */
+function longDigitRun(s: string): boolean {
+  const n = s.length;
+  // invariant: every run of 16 that starts before `probe - 15` has been looked at
+  let probe = 15;
+  while (probe < n) {
+    if (notRunChar(s.charCodeAt(probe))) {
+      probe += 16;
+      continue;
+    }
+    let k = probe - 1;
+    const stop = probe - 16;
+    while (k > stop && !notRunChar(s.charCodeAt(k))) k -= 1;
+    if (k > stop) {
+      // the run holding `probe` starts at k + 1: a run of 16 from there would reach k + 16
+      probe = k + 16;
+      continue;
+    }
+    // 16 in a row end at `probe`: a number's, unless the run sits inside a string
+    let start = stop + 1;
+    while (start > 0 && !notRunChar(s.charCodeAt(start - 1))) start -= 1;
+    if (startsToken(s, start)) return true;
+    let end = probe + 1;
+    while (end < n && !notRunChar(s.charCodeAt(end))) end += 1;
+    probe = end + 16;
+  }
+  return false;
+}
+
+/** A digit, `e` or `E`, an optional sign, three digits: an exponent of three or more digits. */
+const EXPONENT = /\d[eE][+-]?\d{3}/g;
+
+/** An exponent of three or more digits in a number token. */
+function longExponent(s: string): boolean {
+  EXPONENT.lastIndex = 0;
+  for (let m = EXPONENT.exec(s); m !== null; m = EXPONENT.exec(s)) {
+    let start = m.index;
+    while (start > 0 && !notRunChar(s.charCodeAt(start - 1))) start -= 1;
+    if (startsToken(s, start)) return true;
+  }
+  return false;
+}
+
+/** Whether the digits at `at` start a number token: past an optional `-` and whitespace, `:`, `,`, `[` or the text's start. */
+function startsToken(s: string, at: number): boolean {
+  let i = at - 1;
+  if (i >= 0 && s.charCodeAt(i) === 0x2d) i -= 1;
+  for (; i >= 0; i -= 1) {
+    const c = s.charCodeAt(i);
+    if (c === 0x3a || c === 0x2c || c === 0x5b) return true;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return true;
+}
 
 /**
  * A JSON number that no JavaScript number holds (docs/export.md "Numbers"): beyond a double's range
@@ -28,7 +96,7 @@ export class NumberText {
 }
 
 export function parseJson(text: string): unknown {
-  return LONG_NUMBER.test(text) ? new ExactParser(text).parseDocument() : JSON.parse(text);
+  return mayAlterNumbers(text) ? new ExactParser(text).parseDocument() : JSON.parse(text);
 }
 
 class ExactParser {
