@@ -151,7 +151,18 @@ const summary = (runs) => ({
  * One size: a simulator serving `rows` posts on one day; the product and each peer `runs` times,
  * interleaved. `startSim(postsPerDay, latencyMs)` is bench/run.mjs's simulator child.
  */
-async function oneSize({ root, dataDir, startSim, log, rows, runs, latencyMs = 0, only, py }) {
+async function oneSize({
+  root,
+  dataDir,
+  startSim,
+  log,
+  rows,
+  runs,
+  productRuns = runs,
+  latencyMs = 0,
+  only,
+  py,
+}) {
   const sim = await startSim(rows, latencyMs);
   const dir = join(dataDir, 'peers');
   mkdirSync(dir, { recursive: true });
@@ -178,9 +189,11 @@ async function oneSize({ root, dataDir, startSim, log, rows, runs, latencyMs = 0
   };
   const all = [product, ...peers(root, py).filter((p) => !only || only.includes(p.id))];
   const results = Object.fromEntries(all.map((p) => [p.id, []]));
+  // the CLI's runs beyond the interleaved ones (the largest size): for its peak RSS only
+  const extra = [];
   try {
-    for (let i = 0; i < runs; i += 1) {
-      for (const p of all) {
+    for (let i = 0; i < Math.max(runs, productRuns); i += 1) {
+      for (const p of i < runs ? all : [product]) {
         if (p.reason) continue;
         const outDir = join(dir, `out-${p.id}`);
         rmSync(outDir, { recursive: true, force: true });
@@ -196,7 +209,7 @@ async function oneSize({ root, dataDir, startSim, log, rows, runs, latencyMs = 0
         log(
           `${p.id} rows=${rows} latency=${latencyMs} wall=${(r.wallMs / 1000).toFixed(2)}s cpu=${(r.cpuMs / 1000).toFixed(2)}s rss=${r.maxRssMiB.toFixed(0)}MiB`,
         );
-        results[p.id].push(r);
+        (i < runs ? results[p.id] : extra).push(r);
       }
     }
   } finally {
@@ -211,6 +224,13 @@ async function oneSize({ root, dataDir, startSim, log, rows, runs, latencyMs = 0
       label: p.label,
       reason: p.reason,
       ...(results[p.id].length ? summary(results[p.id]) : {}),
+      // peak RSS: the highest of every run, the extra ones included (their walls are not compared)
+      ...(p.id === 'product' && extra.length
+        ? {
+            rssMiB: Math.max(...[...results.product, ...extra].map((r) => r.maxRssMiB)),
+            rssRuns: results.product.length + extra.length,
+          }
+        : {}),
     })),
   };
 }
@@ -257,6 +277,8 @@ export async function peerFigures({ root, dataDir, startSim, log, sizes, ioRows,
         log,
         rows,
         runs: i === sizes.length - 1 ? lastRuns : runs,
+        // the largest size's peak is held to 300k's (flat): as many runs of the CLI as 300k has
+        productRuns: runs,
         py,
       }),
     );
@@ -312,13 +334,14 @@ export function peerTables({ start, bySize, io }, { memGoals }) {
       );
   }
   // "flat to 3M rows": the largest size's peak within FLAT of 300k's
-  const rssAt = (rows) =>
-    bySize.find((s) => s.rows === rows)?.entries.find((e) => e.id === 'product')?.rssMiB;
+  const productAt = (rows) => bySize.find((s) => s.rows === rows)?.entries.find((e) => e.id === 'product');
+  const rssAt = (rows) => productAt(rows)?.rssMiB;
+  const rssRuns = (rows) => productAt(rows)?.rssRuns ?? bySize.find((s) => s.rows === rows)?.runs;
   const largest = Math.max(...bySize.map((s) => s.rows));
   if (largest > 300_000 && rssAt(300_000) !== undefined && rssAt(largest) !== undefined) {
     const ratio = rssAt(largest) / rssAt(300_000);
     summaryRows.push(
-      `| Peak RSS of the CLI's process tree, ${rowsLabel(largest)} ÷ 300k rows | ${Math.round(rssAt(largest))} ÷ ${Math.round(rssAt(300_000))} MiB = ${f2(ratio)} | ≤ ${f2(1 + FLAT)} (flat) | ${verdict(ratio <= 1 + FLAT)} |`,
+      `| Peak RSS of the CLI's process tree, ${rowsLabel(largest)} ÷ 300k rows, the highest of ${rssRuns(largest)} and of ${rssRuns(300_000)} runs | ${Math.round(rssAt(largest))} ÷ ${Math.round(rssAt(300_000))} MiB = ${f2(ratio)} | ≤ ${f2(1 + FLAT)} (flat) | ${verdict(ratio <= 1 + FLAT)} |`,
     );
   }
   const ioProduct = io.entries.find((e) => e.id === 'product');
@@ -336,7 +359,7 @@ export function peerTables({ start, bySize, io }, { memGoals }) {
       ...s.entries.map((e) =>
         e.minS === undefined
           ? `| ${e.label} | not run: ${e.reason} | | | | |`
-          : `| ${e.label} | ${f2(e.minS)} | ${e.walls.map((w) => w.toFixed(2)).join(', ')} | ${f2(e.cpuS)} | ${Math.round(e.rssMiB)} MiB | ${e.id === 'product' ? '' : f2(product.minS / e.minS)} |`,
+          : `| ${e.label} | ${f2(e.minS)} | ${e.walls.map((w) => w.toFixed(2)).join(', ')} | ${f2(e.cpuS)} | ${Math.round(e.rssMiB)} MiB${e.rssRuns ? ` (of ${e.rssRuns} runs)` : ''} | ${e.id === 'product' ? '' : f2(product.minS / e.minS)} |`,
       ),
     ];
   };

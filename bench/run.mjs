@@ -37,7 +37,8 @@ const onlyArg = args.indexOf('--only');
 const ONLY_PEERS = onlyArg >= 0 && args[onlyArg + 1] === 'peers';
 /**
  * The side by side with the peers (bench/peers.mjs): report sizes (the largest run BENCH_PEER_LAST_RUNS
- * times, default 1: minutes per command) and the I/O-bound chain's rows.
+ * times, default 1: minutes per command; the CLI then runs alone until it has PEER_RUNS peaks there,
+ * for the flat verdict) and the I/O-bound chain's rows.
  */
 const PEERS = smoke
   ? { sizes: [2_000], ioRows: 2_000 }
