@@ -149,7 +149,8 @@ const summary = (runs) => ({
 
 /**
  * One size: a simulator serving `rows` posts on one day; the product and each peer `runs` times,
- * interleaved. `startSim(postsPerDay, latencyMs)` is bench/run.mjs's simulator child.
+ * interleaved, then the product alone until it has run `productRuns` times (those runs count for its
+ * peak RSS only). `startSim(postsPerDay, latencyMs)` is bench/run.mjs's simulator child.
  */
 async function oneSize({
   root,
