@@ -138,9 +138,9 @@ describe('which texts take the exact parser (mayAlterNumbers)', () => {
           false,
         );
       }
-      // right after a short number: one comma between the two runs
       // right after a string's run: `",` between the two
       expect(mayAlterNumbers(`["${'y'.repeat(k)}12345678901234567890",9007199254740993]`), `${k}`).toBe(true);
+      // right after a short number: one comma between the two runs
       for (const key of ['a', 'ab'])
         expect(mayAlterNumbers(`{"${key}":[${'7,'.repeat(k)}9007199254740993]}`), `${key} ${k}`).toBe(true);
     }
