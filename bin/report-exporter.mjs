@@ -12,6 +12,7 @@
 import module from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE, buildCli, staleness } from '../scripts/build-cli.mjs';
+import { limitInlining } from './inlining.mjs';
 import { capYoungGeneration } from './young-generation.mjs';
 
 // Node ≥ 22.1 keeps V8's compiled code of the modules loaded from here on in a cache on disk (the OS
@@ -24,9 +25,15 @@ try {
   // no cache: compiled as before
 }
 
-/** Commands that export, whose memory the young-generation cap is for (./young-generation.mjs). */
+/**
+ * Commands that export, whose memory the young-generation cap is for (./young-generation.mjs), and
+ * whose short runs the inlining limit is for (./inlining.mjs).
+ */
 const EXPORTS = new Set(['run', 'backfill', 'demo']);
-if (EXPORTS.has(process.argv[2] ?? '')) capYoungGeneration();
+if (EXPORTS.has(process.argv[2] ?? '')) {
+  capYoungGeneration();
+  limitInlining();
+}
 
 const bundle = pathToFileURL(BUNDLE).href;
 
