@@ -10,7 +10,7 @@
  * and each compile inlines their callees anew. With inlining capped at 100 bytes of bytecode per
  * optimized function (V8's default: 920; functions of ≤ 27 bytes are inlined regardless), measured
  * through the CLI, interleaved with DuckDB on the bench's simulator, 8 runs each at 16k rows: CPU
- * 1.96 → 1.59 s, wall 1.49 → 1.35 s (median); at 300k rows CPU 12.9 → 12.1 s, wall within the noise.
+ * 2.04 → 1.53 s, wall 1.52 → 1.28 s (median); at 300k rows CPU 12.9 → 12.1 s, wall within the noise.
  *
  * V8 reads the limit at each compile, so setting it here — before the bundle is loaded, for the
  * process and its workers — is the same as the `node` flag, which a shebang could not pass.
