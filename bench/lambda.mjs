@@ -17,8 +17,11 @@ import { parse } from 'yaml';
 const BANNER =
   "import{createRequire as __cr}from'node:module';import{fileURLToPath as __fu}from'node:url';import{dirname as __dn}from'node:path';const require=__cr(import.meta.url);const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);";
 
-/** The variant that is infra's bundle without the built-in shims: measured for comparison only. */
-const COMPARISON = 'infra-es-http';
+/**
+ * Variants that are infra's bundle with one of its choices undone: measured for comparison only
+ * (what the choice saves), never deployed.
+ */
+const COMPARISONS = new Set(['infra-es-http', 'infra-eager']);
 
 const HANDLER_EXPORT = /export\s+(const|let|async\s+function|function)\s+handler\b/;
 
@@ -46,44 +49,68 @@ function configDefine(root) {
   return JSON.stringify(Buffer.from(JSON.stringify(config)).toString('base64'));
 }
 
+/** The `'name=path'` aliases of a list constant in infra/constructs/exporter-function.ts. */
+function aliasList(text, name, root) {
+  const list = text.match(new RegExp(`${name}(?::[^=]*)?\\s*=\\s*\\[([^\\]]*)\\]`))?.[1] ?? '';
+  return Object.fromEntries([...list.matchAll(/'([^'=]+)=([^']+)'/g)].map((m) => [m[1], join(root, m[2])]));
+}
+
 /**
- * The three ways of bundling measured: as the CDK app does (infra/constructs/exporter-function.ts:
- * only the SDK clients the runtime ships are external, source maps on and loaded with
- * --enable-source-maps), every `@aws-sdk/*` and `@smithy/*` left to the runtime, and everything bundled.
+ * The ways of bundling measured: as the CDK app does (infra/constructs/exporter-function.ts: only the
+ * SDK clients the runtime ships are external, the built-in and package shims, a source map read at the
+ * first stack trace rather than through --enable-source-maps), the same with the built-in shims undone
+ * and with the package shims and eager source maps undone (comparisons), every `@aws-sdk/*` and
+ * `@smithy/*` left to the runtime, and everything bundled.
  */
 function variants(root) {
   const infraFile = join(root, 'infra', 'constructs', 'exporter-function.ts');
   const text = existsSync(infraFile) ? readFileSync(infraFile, 'utf8') : '';
   const list = text.match(/RUNTIME_PROVIDED(?::[^=]*)?\s*=\s*\[([^\]]*)\]/)?.[1];
   const infraExternal = list !== undefined ? [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]) : null;
-  const sourceMaps = /sourceMap:\s*true/.test(text) && /--enable-source-maps/.test(text);
-  // the import conditions infra bundles with (`lambda` picks the fetch-based HTTP adapter)
+  const sourceMaps = /sourceMap:\s*true/.test(text);
+  // the map read as each module loads (NODE_OPTIONS) rather than at the first stack trace
+  const eagerMaps = sourceMaps && /NODE_OPTIONS:\s*'[^']*--enable-source-maps/.test(text);
   const conditions = text.match(/BUNDLE_CONDITIONS\s*=\s*'([^']*)'/)?.[1]?.split(',') ?? [];
-  // the built-in modules infra loads through CommonJS shims ('node:http=./functions/…', resolved from root)
-  const shimList = text.match(/BUILTIN_SHIMS(?::[^=]*)?\s*=\s*\[([^\]]*)\]/)?.[1] ?? '';
-  const alias = Object.fromEntries(
-    [...shimList.matchAll(/'([^'=]+)=([^']+)'/g)].map((m) => [m[1], join(root, m[2])]),
-  );
+  const builtinShims = aliasList(text, 'BUILTIN_SHIMS', root);
+  const packageShims = aliasList(text, 'PACKAGE_SHIMS', root);
+  const alias = { ...builtinShims, ...packageShims };
+  const names = (o) => Object.keys(o).join(', ');
   return [
     ...(infraExternal
       ? [
           {
             id: 'infra',
-            label: `as infra (external: ${infraExternal.join(', ') || 'none'}; conditions: ${conditions.join(',') || 'default'}${Object.keys(alias).length > 0 ? `; CommonJS shims: ${Object.keys(alias).join(', ')}` : ''}${sourceMaps ? '; source maps on' : ''})`,
+            label: `as infra (external: ${infraExternal.join(', ') || 'none'}; conditions: ${conditions.join(',') || 'default'}${Object.keys(builtinShims).length > 0 ? `; CommonJS shims: ${names(builtinShims)}` : ''}${Object.keys(packageShims).length > 0 ? `; package shims: ${names(packageShims)}` : ''}${sourceMaps ? (eagerMaps ? '; source maps on (--enable-source-maps)' : '; source map read at the first stack trace') : ''})`,
             external: infraExternal,
             conditions,
             alias,
             sourceMaps,
+            eagerMaps,
           },
-          // what the shims save: the same bundle with Node's HTTP modules imported as ES modules
-          ...(Object.keys(alias).length > 0
+          ...(Object.keys(builtinShims).length > 0
             ? [
                 {
-                  id: COMPARISON,
-                  label: 'as infra, but node:http and node:https imported as ES modules (no shims)',
+                  id: 'infra-es-http',
+                  label: 'as infra, but node:http and node:https imported as ES modules (no built-in shims)',
                   external: infraExternal,
                   conditions,
+                  alias: packageShims,
                   sourceMaps,
+                  eagerMaps,
+                },
+              ]
+            : []),
+          ...(Object.keys(packageShims).length > 0 || (sourceMaps && !eagerMaps)
+            ? [
+                {
+                  id: 'infra-eager',
+                  label:
+                    'as infra, but every package bundled whole (no package shims) and the source map read at load (--enable-source-maps)',
+                  external: infraExternal,
+                  conditions,
+                  alias: builtinShims,
+                  sourceMaps,
+                  eagerMaps: sourceMaps,
                 },
               ]
             : []),
@@ -95,8 +122,16 @@ function variants(root) {
       external: ['@aws-sdk/*', '@smithy/*'],
       conditions,
       sourceMaps: false,
+      eagerMaps: false,
     },
-    { id: 'sdk-bundled', label: 'bundled (nothing external)', external: [], conditions, sourceMaps: false },
+    {
+      id: 'sdk-bundled',
+      label: 'bundled (nothing external)',
+      external: [],
+      conditions,
+      sourceMaps: false,
+      eagerMaps: false,
+    },
   ];
 }
 
@@ -144,9 +179,9 @@ export function lambdaNode(root) {
 }
 
 /** Cold init: a fresh node process that only imports the bundle (env as on Lambda, no network). */
-function initMs(file, root, sourceMaps) {
+function initMs(file, root, eagerMaps) {
   const code = `const t=performance.now();await import(${JSON.stringify(pathToFileURL(file).href)});process.stdout.write(String(performance.now()-t));`;
-  const flags = sourceMaps ? ['--enable-source-maps'] : [];
+  const flags = eagerMaps ? ['--enable-source-maps'] : [];
   const r = spawnSync(lambdaNode(root).path, [...flags, '--input-type=module', '-e', code], {
     cwd: root,
     encoding: 'utf8',
@@ -182,7 +217,7 @@ export async function lambdaFigures({ root, outDir, runs }) {
   }
   // interleaved, one run of every bundle per round: a slow spell of the machine falls on all of them
   for (let i = 0; i < runs; i++)
-    for (const r of rows) r.times.push(initMs(r.file, root, r.variant.sourceMaps));
+    for (const r of rows) r.times.push(initMs(r.file, root, r.variant.eagerMaps));
   for (const r of rows) r.initMs = median(r.times);
   const kb = (b) => `${(b / 1024).toFixed(0)} KiB`;
   const table = [
@@ -199,11 +234,11 @@ export async function lambdaFigures({ root, outDir, runs }) {
           'No functions/handlers/export.ts existed when this ran: "export (stand-in)" is bench/lambda-standin.ts, which imports what an export handler needs (config, API client, credentials, S3 sink, export step, Powertools logger).',
         ]
       : []),
-    `Bundled with esbuild: ESM, target node22, minified, createRequire banner, the config embedded (define) as the CDK app does. Size = the .mjs alone (no source map). Cold init = \`await import(bundle)\` in a fresh \`node\` process of ${lambdaNode(root).version} (the Lambdas run Node 22: test/node22's when installed) (module evaluation only, no handler call; with --enable-source-maps where the bundle has one); on Lambda add the runtime's own start. External modules are loaded from node_modules here, as the runtime loads its SDK.`,
+    `Bundled with esbuild: ESM, target node22, minified, createRequire banner, the config embedded (define) as the CDK app does. Size = the .mjs alone (no source map). Cold init = \`await import(bundle)\` in a fresh \`node\` process of ${lambdaNode(root).version} (the Lambdas run Node 22: test/node22's when installed) (module evaluation only, no handler call; with --enable-source-maps where the variant says so); on Lambda add the runtime's own start. External modules are loaded from node_modules here, as the runtime loads its SDK.`,
   ];
   const summary = [];
-  // the no-shims bundle is a comparison (what the shims save), not a way anything is deployed
-  const deployable = rows.filter((r) => r.variant.id !== COMPARISON);
+  // comparisons (what a choice of infra's saves) are not ways anything is deployed
+  const deployable = rows.filter((r) => !COMPARISONS.has(r.variant.id));
   for (const r of deployable.filter((x) => x.name.startsWith('export'))) {
     summary.push({
       label: `Lambda: ${r.name} bundle size, ${r.variant.id}`,

@@ -28,6 +28,11 @@ import { BUNDLED_CONFIG_FILE } from '#core/config/bundled';
 import type { Config } from '#core/config/schema';
 import type { Log, LogFields } from '#core/log';
 import { METRICS_NAMESPACE, SERVICE } from './metric-names';
+import { mapStackTracesLazily } from './stack-traces';
+
+// stack traces in TypeScript terms, the bundle's source map read at the first trace, not at every
+// cold start (no `--enable-source-maps`: see ./stack-traces)
+mapStackTracesLazily(import.meta.url);
 
 /** The parts of the Lambda context the handlers use (tests pass just these). */
 export interface LambdaContext {

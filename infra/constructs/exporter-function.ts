@@ -45,6 +45,21 @@ export const BUILTIN_SHIMS = [
   'https=./functions/handlers/builtins/https.cjs',
 ];
 
+/**
+ * Packages the Lambda bundles take from `functions/handlers/builtins/` instead: code a Lambda never
+ * runs, compiled at every cold start all the same (each file says what it stands in for and why).
+ * The credential chain's shared-config, SSO, process and web-identity links, with the STS, SSO and
+ * sign-in clients they bring (~85 KiB of each minified bundle), and semver (~29 KiB), of which the
+ * X-Ray SDK and cls-hooked call only `gte`. Cold init, interleaved on Node 22: docs/performance.md.
+ */
+export const PACKAGE_SHIMS = [
+  '@aws-sdk/credential-provider-ini=./functions/handlers/builtins/credential-providers.cjs',
+  '@aws-sdk/credential-provider-sso=./functions/handlers/builtins/credential-providers.cjs',
+  '@aws-sdk/credential-provider-process=./functions/handlers/builtins/credential-providers.cjs',
+  '@aws-sdk/credential-provider-web-identity=./functions/handlers/builtins/credential-providers.cjs',
+  'semver=./functions/handlers/builtins/semver.cjs',
+];
+
 export interface ExporterFunctionProps {
   /** Handler file under `functions/handlers/` (without extension), e.g. `export`. */
   readonly handler: string;
@@ -113,7 +128,6 @@ export class ExporterFunction extends Construct {
       // X-Ray: the handlers trace with Powertools Tracer (functions/handlers/wiring.ts)
       tracing: lambda.Tracing.ACTIVE,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'report-exporter',
         POWERTOOLS_METRICS_NAMESPACE: 'ReportExporter',
         POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
@@ -124,12 +138,17 @@ export class ExporterFunction extends Construct {
         format: nodejs.OutputFormat.ESM,
         target: 'node22',
         minify: true,
+        // read at the first stack trace (functions/handlers/stack-traces.ts), not at every cold start
+        // as NODE_OPTIONS=--enable-source-maps would
         sourceMap: true,
         sourcesContent: false,
         mainFields: ['module', 'main'],
         externalModules: RUNTIME_PROVIDED,
         // aliases resolve from the working directory, which is PROJECT_ROOT
-        esbuildArgs: { '--conditions': BUNDLE_CONDITIONS, '--alias': BUILTIN_SHIMS },
+        esbuildArgs: {
+          '--conditions': BUNDLE_CONDITIONS,
+          '--alias': [...BUILTIN_SHIMS, ...PACKAGE_SHIMS],
+        },
         // CommonJS dependencies (the AWS SDK's) call require() for built-ins; ESM output needs one.
         banner: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
         // A file beside the handler, not an esbuild `define`: the config of a large deployment

@@ -4,7 +4,7 @@
  * embedded config (writing the task list to a local S3 server); an invalid config fails with the same path-named problems as `validate`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -86,7 +86,26 @@ describe('cdk synth -c config=reports.yaml', () => {
       const text = readFileSync(a.file, 'utf8');
       expect(text, a.description).not.toMatch(/from\s*"(node:)?https?"/);
       expect(text, a.description).toMatch(/getBuiltinModule\("node:https"\)/);
+      // code a Lambda never runs stays out (PACKAGE_SHIMS): the credential chain's STS, SSO and
+      // shared-config links, and semver
+      expect(text, a.description).not.toContain('AssumeRoleWithWebIdentity');
+      expect(text, a.description).not.toContain('credential-provider-ini - fromIni');
+      expect(text, a.description).not.toContain('Invalid Version');
+      expect(existsSync(`${a.file}.map`), a.description).toBe(true);
     }
+    // A trace through a deployed bundle names the TypeScript, its map read at that first trace
+    // (functions/handlers/stack-traces.ts), as `--enable-source-maps` would at every cold start.
+    const planBundle = assets.find((a) => a.description.includes('plan a run'));
+    const planModule = (await import(pathToFileURL(String(planBundle?.file)).href)) as {
+      handler(event: unknown, context: unknown): Promise<unknown>;
+    };
+    const thrown = await planModule
+      .handler(42, { getRemainingTimeInMillis: () => 10_000, awsRequestId: 'trace' })
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
+    expect(thrown?.stack).toMatch(/\(.*functions\/handlers\/plan\.ts:\d+:\d+\)/);
     // The Plan bundle writes the run's tasks to S3 (a local S3 server here) and returns where.
     const plan = assets.find((a) => a.description.includes('plan a run'));
     const s3 = await startLocalS3();
