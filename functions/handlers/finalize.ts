@@ -5,6 +5,8 @@
  */
 import { createGlueCatalog } from '#adapters/glue-catalog';
 import { createSsmParameterReader } from '#adapters/ssm-parameters';
+import type { ParameterReader } from '#core/email/types';
+import { ExporterError } from '#core/errors';
 import { FinalizeInputSchema } from '#core/run/map-results';
 import { finalizeWorkflowRun } from '#core/run/workflow-finalize';
 import { completedDetail, publishCompleted } from './completed-event';
@@ -13,8 +15,22 @@ import { exportSink, summaryMailer } from './io';
 import { recordRun } from './run-metrics';
 import { lambdaHandler, log, logger, runtimeConfig } from './wiring';
 
-/** `ssm:/path` recipient lists, read at send time (only Finalize carries the SSM client). */
-const readParameter = createSsmParameterReader();
+/**
+ * `ssm:/path` recipient lists, read at send time (only Finalize carries the SSM client). For a config
+ * that names no such list the CDK app defines `process.env.REPORT_EXPORTER_SSM_RECIPIENTS` as "none"
+ * in the bundle (`SSM_RECIPIENTS_DEFINE`, infra/constructs/functions.ts): esbuild folds the test and
+ * leaves the SSM client out, ~77 KiB that every cold start would compile for nothing.
+ */
+const readParameter: ParameterReader =
+  process.env.REPORT_EXPORTER_SSM_RECIPIENTS === 'none' ? noRecipientParameters : createSsmParameterReader();
+
+/** The reader of a bundle built for a config without `ssm:` recipient lists. */
+async function noRecipientParameters(name: string): Promise<string> {
+  throw new ExporterError(
+    'EMAIL_FAILED',
+    `cannot read the recipients from SSM parameter ${name}: this Finalize function was bundled for a config that names no ssm: recipient list; deploy again (cdk deploy) with the config that names it`,
+  );
+}
 
 export interface FinalizeOutput {
   /** The window's manifest (merged with earlier runs of the window). */

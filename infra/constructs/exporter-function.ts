@@ -74,6 +74,8 @@ export interface ExporterFunctionProps {
   /** @default 256 */
   readonly memorySize?: number;
   readonly environment?: Readonly<Record<string, string>>;
+  /** esbuild `define`s of the bundle (expressions replaced at bundling, then folded). @default none */
+  readonly defines?: Readonly<Record<string, string>>;
   /** @default logs.RetentionDays.ONE_MONTH */
   readonly logRetention?: logs.RetentionDays;
   /** Run in these subnets of a VPC (egress through their NAT). @default no VPC */
@@ -138,6 +140,7 @@ export class ExporterFunction extends Construct {
         format: nodejs.OutputFormat.ESM,
         target: 'node22',
         minify: true,
+        ...(props.defines ? { define: { ...props.defines } } : {}),
         // read at the first stack trace (functions/handlers/stack-traces.ts), not at every cold start
         // as NODE_OPTIONS=--enable-source-maps would
         sourceMap: true,

@@ -96,6 +96,7 @@ export class ExportFunctions extends Construct {
         EVENT_BUS_NAME: eventBusName,
         GLUE_DATABASE: props.glueDatabaseName,
       },
+      ...((props.recipientParameters ?? []).length === 0 ? { defines: SSM_RECIPIENTS_DEFINE } : {}),
     });
 
     const objects = `${props.bucket.bucketArn}/${props.prefix}*`;
@@ -226,6 +227,13 @@ export class ExportFunctions extends Construct {
 
 /** Recipient-list parameters granted each by ARN; more are granted by their top-level path. */
 export const MAX_PARAMETER_ARNS = 20;
+
+/**
+ * The Finalize bundle's `define` for a config that names no `ssm:` recipient list: the handler then
+ * never creates the SSM reader, and esbuild leaves the SSM client out of the bundle
+ * (functions/handlers/finalize.ts; docs/performance.md, "Lambda: cold init").
+ */
+export const SSM_RECIPIENTS_DEFINE = { 'process.env.REPORT_EXPORTER_SSM_RECIPIENTS': '"none"' } as const;
 
 /**
  * The parameter names (without the leading `/`) Finalize may read: the config's names, or past

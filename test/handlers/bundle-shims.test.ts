@@ -1,8 +1,10 @@
 /**
- * The packages the Lambda bundles take from functions/handlers/builtins/ (PACKAGE_SHIMS in
- * infra/constructs/exporter-function.ts): semver's `gte` must agree with semver's own for any release
- * versions, and the SDK's default credential chain, bundled with the shims as the CDK app bundles it,
- * must still find a Lambda's credentials in its environment, and say plainly when there are none.
+ * What the Lambda bundles leave out. The packages they take from functions/handlers/builtins/
+ * (PACKAGE_SHIMS in infra/constructs/exporter-function.ts): semver's `gte` must agree with semver's own
+ * for any release versions, and the SDK's default credential chain, bundled with the shims as the CDK
+ * app bundles it, must still find a Lambda's credentials in its environment, and say plainly when
+ * there are none. And the SSM client, which Finalize's bundle carries only for a config that names an
+ * `ssm:` recipient list (SSM_RECIPIENTS_DEFINE in infra/constructs/functions.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { build } from 'esbuild';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_SHIMS, PROJECT_ROOT } from '../../infra/constructs/exporter-function';
+import { SSM_RECIPIENTS_DEFINE } from '../../infra/constructs/functions';
 
 const require = createRequire(import.meta.url);
 const shim = require('../../functions/handlers/builtins/semver.cjs') as {
@@ -116,5 +119,32 @@ catch (e) { process.stdout.write(JSON.stringify({ error: e.message })); }`,
 
   it('says there are none, past every link, when the environment has none', () => {
     expect(run({}).error).toMatch(/Could not load credentials from any providers/);
+  });
+});
+
+describe("Finalize's bundle and the SSM client", () => {
+  const finalize = async (define?: Record<string, string>) => {
+    const r = await build({
+      entryPoints: [join(PROJECT_ROOT, 'functions', 'handlers', 'finalize.ts')],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      minify: true,
+      mainFields: ['module', 'main'],
+      conditions: ['lambda', 'module'],
+      logLevel: 'error',
+      ...(define ? { define } : {}),
+    });
+    return r.outputFiles[0]?.text ?? '';
+  };
+
+  it('carries it for a config that names an ssm: recipient list, and leaves it out otherwise', async () => {
+    const withSsm = await finalize();
+    const without = await finalize({ ...SSM_RECIPIENTS_DEFINE });
+    expect(withSsm).toContain('AmazonSSM');
+    expect(without).not.toContain('AmazonSSM');
+    expect(without.length).toBeLessThan(withSsm.length - 50_000);
   });
 });

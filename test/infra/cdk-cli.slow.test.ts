@@ -92,6 +92,9 @@ describe('cdk synth -c config=reports.yaml', () => {
       expect(text, a.description).not.toContain('credential-provider-ini - fromIni');
       expect(text, a.description).not.toContain('Invalid Version');
       expect(existsSync(`${a.file}.map`), a.description).toBe(true);
+      // the example config names no ssm: recipient list, so no bundle carries the SSM client
+      // (SSM_RECIPIENTS_DEFINE, infra/constructs/functions.ts)
+      expect(text, a.description).not.toContain('AmazonSSM');
     }
     // A trace through a deployed bundle names the TypeScript, its map read at that first trace
     // (functions/handlers/stack-traces.ts), as `--enable-source-maps` would at every cold start.
