@@ -483,7 +483,7 @@ async function main() {
     single: !(singleRatio <= 1.0),
     memSmall: !flat(s2, s0),
     memBig: !flat(s4, s2),
-    lambda: lambda.summary.some((l) => !l.met),
+    lambda: lambda.summary.some((l) => !l.reference && !l.met),
   };
   const missed = Object.entries(flags)
     .filter(([, m]) => m)
@@ -509,7 +509,10 @@ async function main() {
     `| One core, CPU-bound: encoding on the main thread ÷ with an encoder worker, ${fmtRows(CHAIN.cpuRows)} rows, min of ${RUNS} | ${f2(single.inline.minS)} s ÷ ${f2(single.worker.minS)} s = ${f2(singleRatio)} | ≤ 1.0 (not slower) | ${ok(singleRatio <= 1.0)} |`,
     `| Memory: peak RSS ${fmtRows(s2)} vs ${fmtRows(s0)} rows (default heap) | ${mib(rss(s2))} vs ${mib(rss(s0))} (${pct(rss(s2) / rss(s0) - 1)}) | within 10 % + 50 MiB, ≤ 512 MiB | ${ok(flat(s2, s0))} |`,
     `| Memory: peak RSS ${fmtRows(s4)} vs ${fmtRows(s2)} rows (default heap) | ${mib(rss(s4))} vs ${mib(rss(s2))} (${pct(rss(s4) / rss(s2) - 1)}) | within 10 % + 50 MiB, ≤ 512 MiB | ${ok(flat(s4, s2))} |`,
-    ...lambda.summary.map((l) => `| ${l.label} | ${l.value} | ${l.goal} | ${ok(l.met)} |`),
+    ...lambda.summary.map(
+      (l) =>
+        `| ${l.label} | ${l.value} | ${l.goal} | ${l.reference ? `for reference (not deployed): ${l.met ? 'within' : 'over'}` : ok(l.met)} |`,
+    ),
     '',
     ...peers.section,
     '',
@@ -645,7 +648,10 @@ async function writePeersOnly(started, load0, peers) {
     '| figure | value | goal | |',
     '|---|---|---|---|',
     ...peers.summaryRows,
-    ...lambda.summary.map((l) => `| ${l.label} | ${l.value} | ${l.goal} | ${ok(l.met)} |`),
+    ...lambda.summary.map(
+      (l) =>
+        `| ${l.label} | ${l.value} | ${l.goal} | ${l.reference ? `for reference (not deployed): ${l.met ? 'within' : 'over'}` : ok(l.met)} |`,
+    ),
     '',
     ...peers.section,
     '',
