@@ -43,12 +43,6 @@ export function handlerEntries(root) {
   return files;
 }
 
-/** The deployed bundle embeds the validated config (esbuild define, base64 JSON); the example config here. */
-function configDefine(root) {
-  const config = parse(readFileSync(join(root, 'reports.yaml'), 'utf8'));
-  return JSON.stringify(Buffer.from(JSON.stringify(config)).toString('base64'));
-}
-
 /** Whether any string of the example config names an SSM parameter (`ssm:/path`, a recipient list). */
 function namesSsm(value) {
   if (typeof value === 'string') return value.startsWith('ssm:');
@@ -57,16 +51,19 @@ function namesSsm(value) {
 }
 
 /**
- * The `define`s the CDK app gives a handler's bundle for the example config: Finalize's
- * `SSM_RECIPIENTS_DEFINE` (infra/constructs/functions.ts) when the config names no `ssm:` list.
+ * The `define`s the CDK app gives the bundles for the example config, read once per run: the validated
+ * config (base64 JSON, as the deployed bundle embeds it), and Finalize's `SSM_RECIPIENTS_DEFINE`
+ * (infra/constructs/functions.ts) when the config names no `ssm:` list.
  */
-function handlerDefines(root, handler) {
+function exampleDefines(root) {
+  const config = parse(readFileSync(join(root, 'reports.yaml'), 'utf8'));
   const file = join(root, 'infra', 'constructs', 'functions.ts');
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const m = text.match(/SSM_RECIPIENTS_DEFINE\s*=\s*\{\s*'([^']+)':\s*'([^']+)'\s*\}/);
-  if (!m || handler !== 'finalize') return {};
-  const config = parse(readFileSync(join(root, 'reports.yaml'), 'utf8'));
-  return namesSsm(config) ? {} : { [m[1]]: m[2] };
+  return {
+    config: JSON.stringify(Buffer.from(JSON.stringify(config)).toString('base64')),
+    byHandler: { finalize: m && !namesSsm(config) ? { [m[1]]: m[2] } : {} },
+  };
 }
 
 /** The `'name=path'` aliases of a list constant in infra/constructs/exporter-function.ts. */
@@ -157,11 +154,11 @@ function variants(root) {
   ];
 }
 
-async function bundle(entry, outfile, variant, root) {
+async function bundle(entry, outfile, variant, root, defines) {
   await build({
     define: {
-      __REPORT_EXPORTER_CONFIG__: configDefine(root),
-      ...(variant.handlerDefines ? handlerDefines(root, basename(entry, '.ts')) : {}),
+      __REPORT_EXPORTER_CONFIG__: defines.config,
+      ...(variant.handlerDefines ? defines.byHandler[basename(entry, '.ts')] : {}),
     },
     sourcemap: variant.sourceMaps,
     sourcesContent: false,
@@ -232,11 +229,13 @@ const median = (xs) => {
 export async function lambdaFigures({ root, outDir, runs }) {
   mkdirSync(outDir, { recursive: true });
   const rows = [];
+  const ways = variants(root);
+  const defines = exampleDefines(root);
   for (const e of handlerEntries(root)) {
     const slug = e.name.replace(/[^a-z0-9]+/gi, '-');
-    for (const v of variants(root)) {
+    for (const v of ways) {
       const file = join(outDir, `${slug}.${v.id}.mjs`);
-      const bytes = await bundle(e.file, file, v, root);
+      const bytes = await bundle(e.file, file, v, root, defines);
       rows.push({ ...e, variant: v, bytes, file, times: [] });
     }
   }

@@ -361,6 +361,9 @@ const f1 = (x) => x.toFixed(1);
 const f2 = (x) => x.toFixed(2);
 const mib = (x) => `${Math.round(x)} MiB`;
 const ok = (met) => (met ? 'met' : '**missed**');
+/** A Lambda figure's summary row: the deployed bundles against their goal, the other ways for reference. */
+const lambdaSummaryRow = (l) =>
+  `| ${l.label} | ${l.value} | ${l.goal} | ${l.reference ? `for reference (not deployed): ${l.met ? 'within' : 'over'}` : ok(l.met)} |`;
 const fmtRows = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
 
 /**
@@ -509,10 +512,7 @@ async function main() {
     `| One core, CPU-bound: encoding on the main thread ÷ with an encoder worker, ${fmtRows(CHAIN.cpuRows)} rows, min of ${RUNS} | ${f2(single.inline.minS)} s ÷ ${f2(single.worker.minS)} s = ${f2(singleRatio)} | ≤ 1.0 (not slower) | ${ok(singleRatio <= 1.0)} |`,
     `| Memory: peak RSS ${fmtRows(s2)} vs ${fmtRows(s0)} rows (default heap) | ${mib(rss(s2))} vs ${mib(rss(s0))} (${pct(rss(s2) / rss(s0) - 1)}) | within 10 % + 50 MiB, ≤ 512 MiB | ${ok(flat(s2, s0))} |`,
     `| Memory: peak RSS ${fmtRows(s4)} vs ${fmtRows(s2)} rows (default heap) | ${mib(rss(s4))} vs ${mib(rss(s2))} (${pct(rss(s4) / rss(s2) - 1)}) | within 10 % + 50 MiB, ≤ 512 MiB | ${ok(flat(s4, s2))} |`,
-    ...lambda.summary.map(
-      (l) =>
-        `| ${l.label} | ${l.value} | ${l.goal} | ${l.reference ? `for reference (not deployed): ${l.met ? 'within' : 'over'}` : ok(l.met)} |`,
-    ),
+    ...lambda.summary.map(lambdaSummaryRow),
     '',
     ...peers.section,
     '',
@@ -648,10 +648,7 @@ async function writePeersOnly(started, load0, peers) {
     '| figure | value | goal | |',
     '|---|---|---|---|',
     ...peers.summaryRows,
-    ...lambda.summary.map(
-      (l) =>
-        `| ${l.label} | ${l.value} | ${l.goal} | ${l.reference ? `for reference (not deployed): ${l.met ? 'within' : 'over'}` : ok(l.met)} |`,
-    ),
+    ...lambda.summary.map(lambdaSummaryRow),
     '',
     ...peers.section,
     '',
