@@ -154,7 +154,7 @@ function variants(root) {
   ];
 }
 
-async function bundle(entry, outfile, variant, root, defines) {
+async function bundle(entry, outfile, variant, defines) {
   await build({
     define: {
       __REPORT_EXPORTER_CONFIG__: defines.config,
@@ -235,7 +235,7 @@ export async function lambdaFigures({ root, outDir, runs }) {
     const slug = e.name.replace(/[^a-z0-9]+/gi, '-');
     for (const v of ways) {
       const file = join(outDir, `${slug}.${v.id}.mjs`);
-      const bytes = await bundle(e.file, file, v, root, defines);
+      const bytes = await bundle(e.file, file, v, defines);
       rows.push({ ...e, variant: v, bytes, file, times: [] });
     }
   }

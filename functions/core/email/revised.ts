@@ -8,10 +8,10 @@
  * The metrics are the report's KPIs (its `topBy` when it has none): what the email shows anyway.
  */
 
-import { DateTime } from 'luxon';
 import type { ScheduleConfig } from '../config/schema';
 import { type Manifest, type RestatedReport, totalNumber, type Window } from '../manifest';
 import { own } from '../records';
+import { daysBetween, formatDay, formatMonth, isWholeMonth } from './dates';
 import { escapeHtml as e, formatNumber, oneLine } from './format';
 import { SECTION_PAD } from './html-style';
 import { type Labels, labeller } from './labels';
@@ -75,12 +75,10 @@ function metricsOf(schedule: Pick<ScheduleConfig, 'reports'>, r: RestatedReport)
 
 /** `9 Nov`, `Week of 9 Nov`, `November 2026`, or `1 Nov – 20 Nov`. */
 export function windowLabel(w: Window): string {
-  const start = DateTime.fromISO(w.start);
-  const end = DateTime.fromISO(w.end);
-  if (w.start === w.end) return start.toFormat('d MMM');
-  if (end.diff(start, 'days').days === 6) return `Week of ${start.toFormat('d MMM')}`;
-  if (start.day === 1 && end.equals(start.endOf('month').startOf('day'))) return start.toFormat('LLLL yyyy');
-  return `${start.toFormat('d MMM')} – ${end.toFormat('d MMM')}`;
+  if (w.start === w.end) return formatDay(w.start);
+  if (daysBetween(w.start, w.end) === 6) return `Week of ${formatDay(w.start)}`;
+  if (isWholeMonth(w.start, w.end)) return formatMonth(w.start);
+  return `${formatDay(w.start)} – ${formatDay(w.end)}`;
 }
 
 /** The sentence of one line (plain text; the HTML escapes it). */

@@ -1,3 +1,5 @@
+import { fc, test } from '@fast-check/vitest';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { ScheduleConfig } from '#core/config/schema';
 import { describeRevision, revisedHtml, revisedLines, revisedText, windowLabel } from '#core/email/revised';
@@ -116,6 +118,35 @@ describe('the Revised section', () => {
     expect(w('2026-11-09', '2026-11-15')).toBe('Week of 9 Nov');
     expect(w('2026-02-01', '2026-02-28')).toBe('February 2026');
     expect(w('2026-11-01', '2026-11-20')).toBe('1 Nov – 20 Nov');
+  });
+
+  // The labels were luxon's `toFormat` in en-US before the email's own calendar-date helpers wrote
+  // them (luxon stays the oracle): any window of days from 1900 to 2200, up to 70 days long, and
+  // every whole month give or take a day at either end, is labelled the same.
+  const day = fc.date({
+    min: new Date(Date.UTC(1900, 0, 1)),
+    max: new Date(Date.UTC(2200, 0, 1)),
+    noInvalidDate: true,
+  });
+  const iso = (d: Date) => d.toISOString().slice(0, 10);
+  const windows = fc.oneof(
+    fc.tuple(day, fc.nat(70)).map(([d, n]) => [iso(d), iso(new Date(d.getTime() + n * 86_400_000))] as const),
+    fc.tuple(day, fc.integer({ min: -1, max: 1 }), fc.integer({ min: -1, max: 1 })).map(([d, a, b]) => {
+      const [y, m] = [d.getUTCFullYear(), d.getUTCMonth()];
+      return [iso(new Date(Date.UTC(y, m, 1 + a))), iso(new Date(Date.UTC(y, m + 1, b)))] as const;
+    }),
+  );
+  function luxonLabel(startIso: string, endIso: string): string {
+    const start = DateTime.fromISO(startIso, { locale: 'en-US' });
+    const end = DateTime.fromISO(endIso, { locale: 'en-US' });
+    if (startIso === endIso) return start.toFormat('d MMM');
+    if (end.diff(start, 'days').days === 6) return `Week of ${start.toFormat('d MMM')}`;
+    if (start.day === 1 && end.equals(start.endOf('month').startOf('day')))
+      return start.toFormat('LLLL yyyy');
+    return `${start.toFormat('d MMM')} – ${end.toFormat('d MMM')}`;
+  }
+  test.prop([windows], { numRuns: 2000 })('labels any window as luxon did in English', ([start, end]) => {
+    expect(windowLabel({ start, end, timezone: 'Europe/Berlin' })).toBe(luxonLabel(start, end));
   });
 
   it('renders nothing without revisions, and escapes what it renders', () => {
