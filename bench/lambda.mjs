@@ -43,26 +43,46 @@ export function handlerEntries(root) {
   return files;
 }
 
-/** Whether any string of the example config names an SSM parameter (`ssm:/path`, a recipient list). */
-function namesSsm(value) {
-  if (typeof value === 'string') return value.startsWith('ssm:');
-  if (Array.isArray(value)) return value.some(namesSsm);
-  return value !== null && typeof value === 'object' && Object.values(value).some(namesSsm);
+/**
+ * The SSM parameters the example config's recipient lists name, found as the CDK app finds them
+ * (`recipientParameters` of the validated config, infra/stacks/exporter-stack.ts): the app's own
+ * functions, bundled into `outDir` and imported.
+ */
+async function recipientParameters(root, outDir, text) {
+  const file = join(outDir, 'recipient-parameters.mjs');
+  await build({
+    stdin: {
+      contents: `export { parseConfig } from './functions/core/config/load.ts';
+export { recipientParameters } from './functions/core/email/recipients.ts';`,
+      resolveDir: root,
+      loader: 'ts',
+    },
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    banner: { js: BANNER },
+    logLevel: 'error',
+  });
+  const app = await import(pathToFileURL(file).href);
+  return app.recipientParameters(app.parseConfig(text));
 }
 
 /**
- * The `define`s the CDK app gives the bundles for the example config, read once per run: the validated
- * config (base64 JSON, as the deployed bundle embeds it), and Finalize's `SSM_RECIPIENTS_DEFINE`
- * (infra/constructs/functions.ts) when the config names no `ssm:` list.
+ * The `define`s the CDK app gives the bundles for the example config, read once per run: the config
+ * (base64 JSON, as the deployed bundle embeds it), and Finalize's `SSM_RECIPIENTS_DEFINE`
+ * (infra/constructs/functions.ts) when the config names no `ssm:` recipient list.
  */
-function exampleDefines(root) {
-  const config = parse(readFileSync(join(root, 'reports.yaml'), 'utf8'));
+async function exampleDefines(root, outDir) {
+  const text = readFileSync(join(root, 'reports.yaml'), 'utf8');
   const file = join(root, 'infra', 'constructs', 'functions.ts');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const m = text.match(/SSM_RECIPIENTS_DEFINE\s*=\s*\{\s*'([^']+)':\s*'([^']+)'\s*\}/);
+  const m = (existsSync(file) ? readFileSync(file, 'utf8') : '').match(
+    /SSM_RECIPIENTS_DEFINE\s*=\s*\{\s*'([^']+)':\s*'([^']+)'\s*\}/,
+  );
+  const noSsm = m !== null && (await recipientParameters(root, outDir, text)).length === 0;
   return {
-    config: JSON.stringify(Buffer.from(JSON.stringify(config)).toString('base64')),
-    byHandler: { finalize: m && !namesSsm(config) ? { [m[1]]: m[2] } : {} },
+    config: JSON.stringify(Buffer.from(JSON.stringify(parse(text))).toString('base64')),
+    byHandler: { finalize: noSsm ? { [m[1]]: m[2] } : {} },
   };
 }
 
@@ -230,7 +250,7 @@ export async function lambdaFigures({ root, outDir, runs }) {
   mkdirSync(outDir, { recursive: true });
   const rows = [];
   const ways = variants(root);
-  const defines = exampleDefines(root);
+  const defines = await exampleDefines(root, outDir);
   for (const e of handlerEntries(root)) {
     const slug = e.name.replace(/[^a-z0-9]+/gi, '-');
     for (const v of ways) {
