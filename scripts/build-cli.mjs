@@ -11,6 +11,7 @@
  *   node scripts/build-cli.mjs             (npm run build)
  *   node scripts/build-cli.mjs --if-stale  only when `staleness()` finds a reason (the tests' setup)
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +85,8 @@ export async function buildCli() {
     write: false,
     logLevel: 'warning',
     plugins: [noZodLocales],
+    // keys the CLI's cache of validated configs (functions/cli/config-cache.ts) to these sources
+    define: { __CLI_BUILD_ID__: JSON.stringify(sourcesId()) },
   });
   mkdirSync(DIST, { recursive: true });
   const put = (file, contents) => {
@@ -109,6 +112,26 @@ export async function buildCli() {
   );
   pruneChunks(new Set(result.outputFiles.map((f) => f.path)));
   return Date.now() - started;
+}
+
+/**
+ * A hash of what a build is made from: every file under functions/, the package manifest and lock
+ * (the dependencies' versions) and this script. Two builds of the same sources get the same id.
+ */
+function sourcesId() {
+  const hash = createHash('sha256');
+  const files = readdirSync(join(ROOT, 'functions'), { recursive: true })
+    .map((f) => join('functions', String(f)))
+    .filter((f) => statSync(join(ROOT, f)).isFile())
+    .concat('package.json', 'package-lock.json', 'scripts/build-cli.mjs')
+    .sort();
+  for (const f of files)
+    hash
+      .update(f)
+      .update('\0')
+      .update(readFileSync(join(ROOT, f)))
+      .update('\0');
+  return hash.digest('hex').slice(0, 32);
 }
 
 /**

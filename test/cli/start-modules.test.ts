@@ -76,6 +76,16 @@ describe('what the CLI loads at start', () => {
     expect(onDemand).toEqual([]);
   });
 
+  it('`run` loads the YAML parser and the config schema only to parse a config the cache does not hold', () => {
+    // functions/adapters/config-file.ts imports them when it parses (functions/adapters/config-cache.ts)
+    const loaded = loadedAtStart(ENTRY, commandChunk('run'));
+    expect(loaded).toContain('functions/adapters/config-cache.ts');
+    const parsing = loaded.filter((s) =>
+      /^(yaml$|functions\/core\/config\/(load|schema|schema-[a-z]+)\.ts$)/.test(s),
+    );
+    expect(parsing).toEqual([]);
+  });
+
   it("zod's message locales other than English are not in the bundle (scripts/build-cli.mjs)", () => {
     const sources = loadedFiles(ENTRY, commandChunk('run'), commandChunk('validate')).flatMap(
       (file) => (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources,

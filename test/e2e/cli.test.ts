@@ -1,7 +1,10 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '#core/config/schema';
 import { type Simulator, startSimulator } from '#simulator/server';
 import { type LocalS3, startLocalS3 } from '../support/local-s3';
 import { apiCredentials, backfillArgs, type CliResult, localAws, runArgs, runCli } from '../support/run-cli';
@@ -108,6 +111,46 @@ describe('report-exporter CLI', () => {
     });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('REPORT_EXPORTER_ENCODER_WORKERS is "many"');
+  });
+
+  it("keeps the validated config in the user's cache folder, and a later run starts from it; REPORT_EXPORTER_CONFIG_CACHE=0 keeps none", async () => {
+    const cache = join(dir, 'xdg-cache');
+    const folder = join(cache, 'report-exporter', 'config');
+    const run = (out: string, env: NodeJS.ProcessEnv = {}) =>
+      cli(runArgs('daily', '2026-11-23T06:00:00+09:00', '--out', out), { XDG_CACHE_HOME: cache, ...env });
+    const reportsOf = async (out: string) =>
+      (await readdir(join(dir, out, 'exports/daily'))).filter((d) => !d.startsWith('_'));
+
+    expect((await run('cache-off', { REPORT_EXPORTER_CONFIG_CACHE: '0' })).code).toBe(0);
+    expect(existsSync(cache)).toBe(false);
+
+    const first = await run('cache-first');
+    expect(first.code, first.stderr).toBe(0);
+    const [entry, ...more] = await readdir(folder);
+    expect(more).toEqual([]);
+    const path = join(folder, entry as string);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    const bytes = await readFile(path);
+    expect(bytes.includes(sim.credentials.clientSecret)).toBe(false);
+    expect(await reportsOf('cache-first')).toEqual(['platforms', 'posts']);
+
+    // the entry is what a later run uses: one whose schedule lost a report runs without it
+    const kept = deserialize(bytes) as { config: Config };
+    const [daily] = kept.config.schedules;
+    const edited = { ...daily, reports: daily?.reports.filter((r) => r.id === 'posts') };
+    await writeFile(path, serialize({ ...kept, config: { ...kept.config, schedules: [edited] } }));
+    expect((await run('cache-hit')).code).toBe(0);
+    expect(await reportsOf('cache-hit')).toEqual(['posts']);
+
+    // an edit to the file is a miss: parsed again, and kept beside the first
+    await writeFile(configPath, `${config(sim.baseUrl)}# edited\n`);
+    try {
+      expect((await run('cache-edited')).code).toBe(0);
+      expect(await reportsOf('cache-edited')).toEqual(['platforms', 'posts']);
+      expect(await readdir(folder)).toHaveLength(2);
+    } finally {
+      await writeFile(configPath, config(sim.baseUrl));
+    }
   });
 
   it('run --bucket writes the same layout to S3 (endpoint from AWS_ENDPOINT_URL_S3)', async () => {

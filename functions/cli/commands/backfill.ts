@@ -11,6 +11,7 @@ import { validSetsOf } from '#core/config/known-metrics';
 import { ExporterError } from '#core/errors';
 import { findSchedule } from '#core/run/lookup';
 import { backfillRuns } from '#core/run/select';
+import { cliConfigCache } from '../config-cache';
 import { rememberValidSets } from '../learned-metrics';
 import { recordingMailer, reportSentEmails, type SentEmail } from '../sent-emails';
 import {
@@ -45,7 +46,7 @@ export function registerBackfill(program: Command): void {
       if (!DATE.test(value))
         throw new ExporterError('USAGE', `${flag} "${value}" is not a date (YYYY-MM-DD)`);
     }
-    const config = await loadConfig(opts.config);
+    const config = await loadConfig(opts.config, cliConfigCache());
     const schedule = findSchedule(config, opts.schedule);
     const { runs, notYetDue } = backfillRuns(schedule, opts.from, opts.to, new Date());
     for (const r of notYetDue) {

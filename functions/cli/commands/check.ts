@@ -13,6 +13,7 @@ import { ExporterError } from '#core/errors';
 import { checkReport, describeCheck } from '#core/run/check';
 import { findSchedule } from '#core/run/lookup';
 import { createHttp } from '#http';
+import { cliConfigCache } from '../config-cache';
 import { rememberValidSets } from '../learned-metrics';
 import { credentialsProvider } from '../on-demand';
 import { SUMMARIES } from './table';
@@ -47,7 +48,7 @@ export function registerCheck(program: Command): void {
       'dates to ask for, e.g. 2026-11-01..2026-11-02 (default: yesterday, UTC)',
     )
     .action(async (opts: { config: string; schedule?: string; window?: string }) => {
-      const config = await loadConfig(opts.config);
+      const config = await loadConfig(opts.config, cliConfigCache());
       const window = parseWindow(opts.window, new Date());
       const schedules = opts.schedule ? [findSchedule(config, opts.schedule)] : config.schedules;
       const credentials = credentialsProvider(config.api.credentialsSecret);

@@ -29,6 +29,7 @@ import type { RunDeps } from '#core/run/types';
 import type { Sink } from '#core/sink';
 import { computeWindow } from '#core/window';
 import { createHttp } from '#http';
+import { cliConfigCache } from '../config-cache';
 import { rememberValidSets } from '../learned-metrics';
 import { credentialsProvider, outboxMailer, s3Sink, sesMailer, ssmParameterReader } from '../on-demand';
 import { recordingMailer, reportSentEmails, type SentEmail } from '../sent-emails';
@@ -248,7 +249,7 @@ export function registerRun(program: Command): void {
     const sink = await sinkFor(opts);
     const sent: SentEmail[] = [];
     const mailer = recordingMailer(await mailerFor(opts), sent);
-    const config = await loadConfig(opts.config);
+    const config = await loadConfig(opts.config, cliConfigCache());
     const schedule = findSchedule(config, opts.schedule);
     const selected = selectRun(schedule, opts.at, new Date());
     process.stderr.write(

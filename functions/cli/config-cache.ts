@@ -1,0 +1,18 @@
+/**
+ * The CLI's cache of validated configs (functions/adapters/config-cache.ts), keyed to the build: the
+ * bundle's id is a hash of the sources it was built from (scripts/build-cli.mjs). From the TypeScript
+ * sources (tsx, the tests) there is no build to key to, so there is no cache.
+ */
+import { type ConfigCache, configCache, configCacheDir } from '#adapters/config-cache';
+
+declare const __CLI_BUILD_ID__: string | undefined;
+
+/** The bundle's build id; undefined when the sources run unbundled. */
+export const CLI_BUILD_ID: string | undefined =
+  typeof __CLI_BUILD_ID__ === 'string' ? __CLI_BUILD_ID__ : undefined;
+
+/** The cache for this process, or undefined (unbundled, turned off, or no home for it). */
+export function cliConfigCache(env: NodeJS.ProcessEnv = process.env): ConfigCache | undefined {
+  const dir = configCacheDir(env);
+  return CLI_BUILD_ID === undefined || dir === undefined ? undefined : configCache(dir, CLI_BUILD_ID);
+}
