@@ -2,8 +2,8 @@
  * Validated configs kept on disk for the CLI's next start (docs/performance.md, "Start"), as Node keeps
  * compiled code: a scheduled `run` reads the same `reports.yaml` every time, and parsing and
  * validating it — loading the YAML parser, building the config schema, parsing, validating — was
- * ~60–70 ms of every start before its first request. An entry is the config validated from one exact
- * text by one build of the CLI:
+ * ~50 ms of every start before its first request. An entry is the config validated from one exact
+ * text by one build of the CLI (on one Node: the schema asks its ICU whether a timezone exists):
  * - its name is the SHA-256 of the build's id and the text, and it holds the text itself, which must
  *   match to the character: an edit (or another build) is a miss, and a miss parses and validates as
  *   before, then writes the entry;

@@ -11,8 +11,23 @@ declare const __CLI_BUILD_ID__: string | undefined;
 export const CLI_BUILD_ID: string | undefined =
   typeof __CLI_BUILD_ID__ === 'string' ? __CLI_BUILD_ID__ : undefined;
 
+/**
+ * What a cache entry is keyed to besides its text: the build, and the Node and ICU that validated it
+ * (the config schema accepts a timezone or a currency when Node's ICU knows it, and another Node or ICU
+ * may know others).
+ */
+export function validatorId(
+  buildId: string,
+  node: string = process.version,
+  versions: Readonly<Record<string, string | undefined>> = process.versions,
+): string {
+  return `${buildId} ${node} icu ${versions.icu ?? '?'} tz ${versions.tz ?? '?'}`;
+}
+
 /** The cache for this process, or undefined (unbundled, turned off, or no home for it). */
 export function cliConfigCache(env: NodeJS.ProcessEnv = process.env): ConfigCache | undefined {
   const dir = configCacheDir(env);
-  return CLI_BUILD_ID === undefined || dir === undefined ? undefined : configCache(dir, CLI_BUILD_ID);
+  return CLI_BUILD_ID === undefined || dir === undefined
+    ? undefined
+    : configCache(dir, validatorId(CLI_BUILD_ID));
 }
