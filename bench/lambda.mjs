@@ -12,7 +12,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { parse } from 'yaml';
 
 const BANNER =
   "import{createRequire as __cr}from'node:module';import{fileURLToPath as __fu}from'node:url';import{dirname as __dn}from'node:path';const require=__cr(import.meta.url);const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);";
@@ -69,9 +68,10 @@ export { recipientParameters } from './functions/core/email/recipients.ts';`,
 }
 
 /**
- * The `define`s the CDK app gives the bundles for the example config, read once per run: the config
- * (base64 JSON, as the deployed bundle embeds it), and Finalize's `SSM_RECIPIENTS_DEFINE`
- * (infra/constructs/functions.ts) when the config names no `ssm:` recipient list.
+ * The `define`s the CDK app gives each handler's bundle for the example config, read once per run:
+ * Finalize's `SSM_RECIPIENTS_DEFINE` (infra/constructs/functions.ts) when the config names no `ssm:`
+ * recipient list. (The config itself is a file beside each deployed bundle, read at the first
+ * invocation, not at module load: nothing here.)
  */
 async function exampleDefines(root, outDir) {
   const text = readFileSync(join(root, 'reports.yaml'), 'utf8');
@@ -80,10 +80,7 @@ async function exampleDefines(root, outDir) {
     /SSM_RECIPIENTS_DEFINE\s*=\s*\{\s*'([^']+)':\s*'([^']+)'\s*\}/,
   );
   const noSsm = m !== null && (await recipientParameters(root, outDir, text)).length === 0;
-  return {
-    config: JSON.stringify(Buffer.from(JSON.stringify(parse(text))).toString('base64')),
-    byHandler: { finalize: noSsm ? { [m[1]]: m[2] } : {} },
-  };
+  return { finalize: noSsm ? { [m[1]]: m[2] } : {} };
 }
 
 /** The `'name=path'` aliases of a list constant in infra/constructs/exporter-function.ts. */
@@ -117,7 +114,7 @@ function variants(root) {
       ? [
           {
             id: 'infra',
-            label: `as infra (external: ${infraExternal.join(', ') || 'none'}; conditions: ${conditions.join(',') || 'default'}${Object.keys(builtinShims).length > 0 ? `; CommonJS shims: ${names(builtinShims)}` : ''}${Object.keys(packageShims).length > 0 ? `; package shims: ${names(packageShims)}` : ''}; the example config's defines${sourceMaps ? (eagerMaps ? '; source maps on (--enable-source-maps)' : '; source map read at the first stack trace') : ''})`,
+            label: `as infra (external: ${infraExternal.join(', ') || 'none'}; conditions: ${conditions.join(',') || 'default'}${Object.keys(builtinShims).length > 0 ? `; CommonJS shims: ${names(builtinShims)}` : ''}${Object.keys(packageShims).length > 0 ? `; package shims: ${names(packageShims)}` : ''}; the CDK app's defines for the example config${sourceMaps ? (eagerMaps ? '; source maps on (--enable-source-maps)' : '; source map read at the first stack trace') : ''})`,
             external: infraExternal,
             conditions,
             alias,
@@ -176,10 +173,7 @@ function variants(root) {
 
 async function bundle(entry, outfile, variant, defines) {
   await build({
-    define: {
-      __REPORT_EXPORTER_CONFIG__: defines.config,
-      ...(variant.handlerDefines ? defines.byHandler[basename(entry, '.ts')] : {}),
-    },
+    define: variant.handlerDefines ? (defines[basename(entry, '.ts')] ?? {}) : {},
     sourcemap: variant.sourceMaps,
     sourcesContent: false,
     entryPoints: [entry],
@@ -278,7 +272,7 @@ export async function lambdaFigures({ root, outDir, runs }) {
           'No functions/handlers/export.ts existed when this ran: "export (stand-in)" is bench/lambda-standin.ts, which imports what an export handler needs (config, API client, credentials, S3 sink, export step, Powertools logger).',
         ]
       : []),
-    `Bundled with esbuild: ESM, target node22, minified, createRequire banner, the config embedded (define) as the CDK app does. Size = the .mjs alone (no source map). Cold init = \`await import(bundle)\` in a fresh \`node\` process of ${lambdaNode(root).version} (the Lambdas run Node 22: test/node22's when installed) (module evaluation only, no handler call; with --enable-source-maps where the variant says so); on Lambda add the runtime's own start. External modules are loaded from node_modules here, as the runtime loads its SDK.`,
+    `Bundled with esbuild: ESM, target node22, minified, createRequire banner, the defines the CDK app gives them for the example config (the config itself is a file beside each deployed bundle, read at the first invocation: not part of module evaluation). Size = the .mjs alone (no source map). Cold init = \`await import(bundle)\` in a fresh \`node\` process of ${lambdaNode(root).version} (the Lambdas run Node 22: test/node22's when installed) (module evaluation only, no handler call; with --enable-source-maps where the variant says so); on Lambda add the runtime's own start. External modules are loaded from node_modules here, as the runtime loads its SDK.`,
   ];
   const summary = [];
   // comparisons (what a choice of infra's saves) are not ways anything is deployed
