@@ -8,8 +8,7 @@ import { type ConfigCache, configCache, configCacheDir } from '#adapters/config-
 declare const __CLI_BUILD_ID__: string | undefined;
 
 /** The bundle's build id; undefined when the sources run unbundled. */
-export const CLI_BUILD_ID: string | undefined =
-  typeof __CLI_BUILD_ID__ === 'string' ? __CLI_BUILD_ID__ : undefined;
+const CLI_BUILD_ID: string | undefined = typeof __CLI_BUILD_ID__ === 'string' ? __CLI_BUILD_ID__ : undefined;
 
 /**
  * What a cache entry is keyed to besides its text: the build, and the Node and ICU that validated it

@@ -4,7 +4,6 @@
  * are calendar dates (no timezone arithmetic), in English whatever the host's locale, like the rest of
  * the email.
  */
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTH_NAMES = [
   'January',
   'February',
@@ -19,6 +18,8 @@ const MONTH_NAMES = [
   'November',
   'December',
 ];
+/** `Jan` … `Dec`: each name's first three letters. */
+const MONTHS = MONTH_NAMES.map((name) => name.slice(0, 3));
 const DAY_MS = 86_400_000;
 
 interface Ymd {
