@@ -17,10 +17,9 @@ const CLI_BUILD_ID: string | undefined = typeof __CLI_BUILD_ID__ === 'string' ? 
  */
 export function validatorId(
   buildId: string,
-  node: string = process.version,
   versions: Readonly<Record<string, string | undefined>> = process.versions,
 ): string {
-  return `${buildId} ${node} icu ${versions.icu ?? '?'} tz ${versions.tz ?? '?'}`;
+  return `${buildId} node ${versions.node ?? '?'} icu ${versions.icu ?? '?'} tz ${versions.tz ?? '?'}`;
 }
 
 /** The cache for this process, or undefined (unbundled, turned off, or no home for it). */

@@ -21,7 +21,6 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configCache, configCacheDir, MAX_ENTRIES } from '#adapters/config-cache';
 import { loadConfig } from '#adapters/config-file';
-import { validatorId } from '#cli/config-cache';
 import { parseConfig } from '#core/config/load';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -194,19 +193,5 @@ describe('configCacheDir', () => {
     // a relative XDG_CACHE_HOME is invalid by the spec: ignored
     expect(configCacheDir({ XDG_CACHE_HOME: 'rel', HOME: '/h' })).toBe('/h/.cache/report-exporter/config');
     expect(configCacheDir({ XDG_CACHE_HOME: '/c', REPORT_EXPORTER_CONFIG_CACHE: '0' })).toBeUndefined();
-  });
-});
-
-describe('validatorId (the CLI keys entries to its build, Node and ICU)', () => {
-  it('differs when the build, the Node, its ICU or its time zone data differ', () => {
-    const base = validatorId('build-a', 'v20.20.2', { icu: '78.2', tz: '2025c' });
-    expect(validatorId('build-a', 'v20.20.2', { icu: '78.2', tz: '2025c' })).toBe(base);
-    for (const other of [
-      validatorId('build-b', 'v20.20.2', { icu: '78.2', tz: '2025c' }),
-      validatorId('build-a', 'v22.23.3', { icu: '78.2', tz: '2025c' }),
-      validatorId('build-a', 'v20.20.2', { icu: '72.1', tz: '2025c' }),
-      validatorId('build-a', 'v20.20.2', { icu: '78.2', tz: '2025b' }),
-    ])
-      expect(other).not.toBe(base);
   });
 });
