@@ -76,6 +76,19 @@ describe('what the CLI loads at start', () => {
     expect(onDemand).toEqual([]);
   });
 
+  it("`run` imports no `node:http` as an ES module: on Node 22 that loads Node's internal undici", () => {
+    // building the import's namespace reads the module's `WebSocket`, `CloseEvent` and `MessageEvent`
+    // getters (~19 ms); #adapters/http-node and #core/api/errors use process.getBuiltinModule
+    const files = loadedFiles(ENTRY, commandChunk('run'));
+    const esImports = files.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:import|export)\s*[\w*{}\s,$]*?from\s*"(node:)?http"/g)].map(
+        () => relative(ROOT, file),
+      ),
+    );
+    expect(files.length).toBeGreaterThan(3);
+    expect(esImports).toEqual([]);
+  });
+
   it('`run` loads the YAML parser and the config schema only to parse a config the cache does not hold', () => {
     // functions/adapters/config-file.ts imports them when it parses (functions/adapters/config-cache.ts)
     const loaded = loadedAtStart(ENTRY, commandChunk('run'));
