@@ -85,6 +85,16 @@ export async function buildCli() {
     write: false,
     logLevel: 'warning',
     plugins: [noZodLocales],
+    // node:http and node:https without an ES import, as the Lambda bundles take them (BUILTIN_SHIMS,
+    // infra/constructs/exporter-function.ts): on Node 22 an ES import of node:http reads its
+    // WebSocket, CloseEvent and MessageEvent getters, which load Node's internal undici, ~19 ms
+    // before an export's first request (docs/performance.md, "Start")
+    alias: {
+      'node:http': './functions/handlers/builtins/http.cjs',
+      http: './functions/handlers/builtins/http.cjs',
+      'node:https': './functions/handlers/builtins/https.cjs',
+      https: './functions/handlers/builtins/https.cjs',
+    },
     // keys the CLI's cache of validated configs (functions/cli/config-cache.ts) to these sources
     define: { __CLI_BUILD_ID__: JSON.stringify(sourcesId()) },
   });

@@ -16,8 +16,8 @@
  * short without one is reported as ECONNRESET, as undici reports it as a socket error.
  * Bodies are read into buffers lent from the adapter's pool (./body-buffers).
  */
-import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
   declaredTooLarge,
   type Http,
@@ -27,15 +27,6 @@ import {
 } from '#core/api/http';
 import { BodyBuffers } from './body-buffers';
 import type { HttpOptions } from './http-types';
-
-/**
- * `node:http` and `node:https` as Node's CommonJS modules, not through `import`: on Node 22 an ES
- * import of `node:http` builds its module namespace by reading every export, and its `WebSocket`,
- * `CloseEvent` and `MessageEvent` getters load Node's internal undici to do so: ~19 ms of a cold
- * start, before the first request (docs/performance.md, "Start"). Node 20 has no such getters.
- */
-const { Agent: HttpAgentClass, request: httpRequest } = process.getBuiltinModule('node:http');
-const { Agent: HttpsAgentClass, request: httpsRequest } = process.getBuiltinModule('node:https');
 
 export function createHttp(options: HttpOptions): Http {
   if (options.dispatcher !== undefined) {
@@ -48,8 +39,8 @@ export function createHttp(options: HttpOptions): Http {
   return {
     send(req) {
       const secure = req.url.startsWith('https:');
-      if (secure) https ??= new HttpsAgentClass(agentOptions);
-      else http ??= new HttpAgentClass(agentOptions);
+      if (secure) https ??= new HttpsAgent(agentOptions);
+      else http ??= new HttpAgent(agentOptions);
       const agent = (secure ? https : http) as HttpAgent;
       return exchange(req, secure, agent, buffers);
     },

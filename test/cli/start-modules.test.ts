@@ -78,7 +78,7 @@ describe('what the CLI loads at start', () => {
 
   it("`run` imports no `node:http` as an ES module: on Node 22 that loads Node's internal undici", () => {
     // building the import's namespace reads the module's `WebSocket`, `CloseEvent` and `MessageEvent`
-    // getters (~19 ms); #adapters/http-node and #core/api/errors use process.getBuiltinModule
+    // getters (~19 ms); scripts/build-cli.mjs aliases node:http to a process.getBuiltinModule shim
     const files = loadedFiles(ENTRY, commandChunk('run'));
     const esImports = files.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/(?:import|export)\s*[\w*{}\s,$]*?from\s*"(node:)?http"/g)].map(

@@ -4,6 +4,7 @@
  * else the first 2 KB of text); details hold route, status and the request id a header gave. Server
  * text is untrusted: callers pass everything through the client's redactor before it leaves.
  */
+import { STATUS_CODES } from 'node:http';
 import { type ErrorCode, ExporterError } from '../errors';
 
 /** How much of a non-JSON (or unhelpful JSON) body goes into a message. */
@@ -106,13 +107,8 @@ export function validSetOf(body: string, sent: readonly string[] = []): string[]
   return arrays.find((a) => !NOT_VALID_SET_KEY.test(a.key) && !same(a.values))?.values ?? null;
 }
 
-/**
- * `429 Too Many Requests`: the reason phrase from `node:http`'s table, looked up when a failure is
- * named. Not an `import`: on Node 22 an ES import of `node:http` loads Node's internal undici
- * (~19 ms of every start; see `#adapters/http-node`).
- */
 function statusLine(status: number): string {
-  const text = process.getBuiltinModule('node:http').STATUS_CODES[status];
+  const text = STATUS_CODES[status];
   return text ? `${status} ${text}` : String(status);
 }
 

@@ -1,3 +1,4 @@
-// node:http for the Lambda bundles without an ES import: see BUILTIN_SHIMS in
-// infra/constructs/exporter-function.ts. Not require('node:http'): the alias would resolve it to this file.
+// node:http for the Lambda bundles and the CLI's without an ES import: see BUILTIN_SHIMS in
+// infra/constructs/exporter-function.ts and scripts/build-cli.mjs. Not require('node:http'): the
+// alias would resolve it to this file.
 module.exports = process.getBuiltinModule('node:http');
