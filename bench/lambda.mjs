@@ -105,7 +105,12 @@ function variants(root) {
   // the map read as each module loads (NODE_OPTIONS) rather than at the first stack trace
   const eagerMaps = sourceMaps && /NODE_OPTIONS:\s*'[^']*--enable-source-maps/.test(text);
   const conditions = text.match(/BUNDLE_CONDITIONS\s*=\s*'([^']*)'/)?.[1]?.split(',') ?? [];
-  const builtinShims = aliasList(text, 'BUILTIN_SHIMS', root);
+  // BUILTIN_SHIMS (infra/constructs/exporter-function.ts) is built from this list
+  const builtinShims = Object.fromEntries(
+    Object.entries(
+      JSON.parse(readFileSync(join(root, 'functions', 'handlers', 'builtins', 'shims.json'), 'utf8')),
+    ).map(([name, path]) => [name, join(root, path)]),
+  );
   const packageShims = aliasList(text, 'PACKAGE_SHIMS', root);
   const alias = { ...builtinShims, ...packageShims };
   const names = (o) => Object.keys(o).join(', ');

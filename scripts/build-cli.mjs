@@ -20,6 +20,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(ROOT, 'dist');
 export const STAMP = join(DIST, 'cli-inputs.json');
 export const BUNDLE = join(DIST, 'cli.mjs');
+/** The built-in shims the Lambda bundles take (BUILTIN_SHIMS), aliased in the CLI's too. */
+const SHIMS = 'functions/handlers/builtins/shims.json';
 
 /**
  * Why `dist/cli.mjs` cannot be run as it is — missing, or a file it was built from changed or went
@@ -85,16 +87,11 @@ export async function buildCli() {
     write: false,
     logLevel: 'warning',
     plugins: [noZodLocales],
-    // node:http and node:https without an ES import, as the Lambda bundles take them (BUILTIN_SHIMS,
+    // node:http and node:https without an ES import, through the Lambda bundles' shims (BUILTIN_SHIMS,
     // infra/constructs/exporter-function.ts): on Node 22 an ES import of node:http reads its
     // WebSocket, CloseEvent and MessageEvent getters, which load Node's internal undici, ~19 ms
     // before an export's first request (docs/performance.md, "Start")
-    alias: {
-      'node:http': './functions/handlers/builtins/http.cjs',
-      http: './functions/handlers/builtins/http.cjs',
-      'node:https': './functions/handlers/builtins/https.cjs',
-      https: './functions/handlers/builtins/https.cjs',
-    },
+    alias: JSON.parse(readFileSync(join(ROOT, SHIMS), 'utf8')),
     // keys the CLI's cache of validated configs (functions/cli/config-cache.ts) to these sources
     define: { __CLI_BUILD_ID__: JSON.stringify(sourcesId()) },
   });
@@ -113,7 +110,7 @@ export async function buildCli() {
   const inputs = Object.keys(result.metafile.inputs)
     // files only: not node_modules, not a plugin's virtual module (`empty:zod-locales`)
     .filter((f) => !f.includes('node_modules/') && !/^[a-z-]+:/.test(f))
-    .concat('package.json', 'package-lock.json', 'scripts/build-cli.mjs')
+    .concat('package.json', 'package-lock.json', 'scripts/build-cli.mjs', SHIMS)
     .map((f) => relative(ROOT, resolve(ROOT, f)));
   const outputs = result.outputFiles.map((f) => relative(DIST, f.path)).filter((f) => f.endsWith('.mjs'));
   put(

@@ -12,6 +12,8 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUNDLED_CONFIG_FILE } from '#core/synth';
+// the same list the CLI's build aliases (scripts/build-cli.mjs)
+import builtinShims from '../../functions/handlers/builtins/shims.json' with { type: 'json' };
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -36,14 +38,10 @@ export const BUNDLE_CONDITIONS = 'lambda,module';
  * init (a CPU profile of the Finalize import: 9–16 ms in undici alone; bench/RESULTS.md times the same
  * bundles without the shims). Finalize never uses undici; Export and Plan load it at their first API
  * request, through `fetch`, rather than at every cold start. Each shim is one
- * `process.getBuiltinModule` call, which leaves the getters lazy.
+ * `process.getBuiltinModule` call, which leaves the getters lazy. The list
+ * (functions/handlers/builtins/shims.json) is the CLI's bundle's too (scripts/build-cli.mjs).
  */
-export const BUILTIN_SHIMS = [
-  'node:http=./functions/handlers/builtins/http.cjs',
-  'http=./functions/handlers/builtins/http.cjs',
-  'node:https=./functions/handlers/builtins/https.cjs',
-  'https=./functions/handlers/builtins/https.cjs',
-];
+export const BUILTIN_SHIMS = Object.entries(builtinShims).map(([name, path]) => `${name}=${path}`);
 
 /**
  * Packages the Lambda bundles take from `functions/handlers/builtins/` instead: code a Lambda never
