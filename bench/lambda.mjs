@@ -108,7 +108,7 @@ function variants(root) {
   // BUILTIN_SHIMS (infra/constructs/exporter-function.ts) is built from this list
   const builtinShims = Object.fromEntries(
     Object.entries(
-      JSON.parse(readFileSync(join(root, 'functions', 'handlers', 'builtins', 'shims.json'), 'utf8')),
+      JSON.parse(readFileSync(join(root, 'infra', 'constructs', 'builtin-shims.json'), 'utf8')),
     ).map(([name, path]) => [name, join(root, path)]),
   );
   const packageShims = aliasList(text, 'PACKAGE_SHIMS', root);

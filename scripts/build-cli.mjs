@@ -21,7 +21,7 @@ export const DIST = join(ROOT, 'dist');
 export const STAMP = join(DIST, 'cli-inputs.json');
 export const BUNDLE = join(DIST, 'cli.mjs');
 /** The built-in shims the Lambda bundles take (BUILTIN_SHIMS), aliased in the CLI's too. */
-const SHIMS = 'functions/handlers/builtins/shims.json';
+const SHIMS = 'infra/constructs/builtin-shims.json';
 
 /**
  * Why `dist/cli.mjs` cannot be run as it is — missing, or a file it was built from changed or went
@@ -123,14 +123,15 @@ export async function buildCli() {
 
 /**
  * A hash of what a build is made from: every file under functions/, the package manifest and lock
- * (the dependencies' versions) and this script. Two builds of the same sources get the same id.
+ * (the dependencies' versions), this script and the built-in shims it aliases. Two builds of the
+ * same sources get the same id.
  */
 function sourcesId() {
   const hash = createHash('sha256');
   const files = readdirSync(join(ROOT, 'functions'), { recursive: true })
     .map((f) => join('functions', String(f)))
     .filter((f) => statSync(join(ROOT, f)).isFile())
-    .concat('package.json', 'package-lock.json', 'scripts/build-cli.mjs')
+    .concat('package.json', 'package-lock.json', 'scripts/build-cli.mjs', SHIMS)
     .sort();
   for (const f of files)
     hash

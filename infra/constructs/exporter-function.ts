@@ -13,7 +13,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUNDLED_CONFIG_FILE } from '#core/synth';
 // the same list the CLI's build aliases (scripts/build-cli.mjs)
-import builtinShims from '../../functions/handlers/builtins/shims.json' with { type: 'json' };
+import builtinShims from './builtin-shims.json' with { type: 'json' };
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -39,7 +39,7 @@ export const BUNDLE_CONDITIONS = 'lambda,module';
  * bundles without the shims). Finalize never uses undici; Export and Plan load it at their first API
  * request, through `fetch`, rather than at every cold start. Each shim is one
  * `process.getBuiltinModule` call, which leaves the getters lazy. The list
- * (functions/handlers/builtins/shims.json) is the CLI's bundle's too (scripts/build-cli.mjs).
+ * (./builtin-shims.json) is the CLI's bundle's too (scripts/build-cli.mjs).
  */
 export const BUILTIN_SHIMS = Object.entries(builtinShims).map(([name, path]) => `${name}=${path}`);
 
