@@ -143,7 +143,7 @@ export async function runAll(
   const reportIds = [...new Set(asked)];
   for (const id of reportIds) findReport(schedule, id);
   assertWithinLimits(ctx.config, ctx.source);
-  // before the first page: the main thread's old generation collected at +70 % (#adapters/lean-heap)
+  // the main thread's old generation collected at +70 % from the first second on (#adapters/lean-heap)
   leanHeap();
   const api = ctx.api(ctx.config, ctx.log);
   const manifests: Manifest[] = [];
