@@ -11,9 +11,9 @@
  *   path within this process queue in memory, so hundreds of concurrent writers do not poll files.
  */
 import { createHash } from 'node:crypto';
-import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { WriteCondition } from '#core/sink';
+import { link, mkdir, readFile, rename, rm, writeFile } from './fs-inline';
 import { acquireLock } from './fs-lock';
 import { TEMP_ROOT } from './fs-temp';
 

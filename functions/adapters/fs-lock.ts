@@ -15,10 +15,10 @@
  * `.free` and removes its copy. The holder clears the generations below its own.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExporterError } from '#core/errors';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from './fs-inline';
 import { alive, safeHost } from './fs-temp';
 
 export const STALE_LOCK_MS = 10_000;

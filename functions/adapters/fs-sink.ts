@@ -6,11 +6,12 @@
  * window lease, the window manifest) are in `./fs-conditional`.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ExporterError } from '#core/errors';
 import type { ObjectWriter, Sink, WrittenObject } from '#core/sink';
 import { conditionalPut } from './fs-conditional';
+import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from './fs-inline';
 import { TEMP_ROOT, type TempArea, tempArea } from './fs-temp';
 
 export function createFsSink(root: string): Sink {

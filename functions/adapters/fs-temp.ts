@@ -5,9 +5,9 @@
  * the same output root removes the folders of processes of this host that no longer exist.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { mkdir, readdir, rm, stat } from './fs-inline';
 
 export const TEMP_ROOT = '.tmp';
 

@@ -13,8 +13,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 /** Readings of a lock folder to answer from this list instead of the disk, once each. */
 const stale: string[][] = [];
 
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
+vi.mock('#adapters/fs-inline', async (importOriginal) => {
+  const real = await importOriginal<typeof import('#adapters/fs-inline')>();
   return {
     ...real,
     readdir: ((path: string, ...rest: unknown[]) => {
