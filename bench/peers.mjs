@@ -259,10 +259,22 @@ async function startCosts({ root, dataDir, runs, py }) {
 }
 
 /**
- * The whole side-by-side: start costs, then each size (no latency) and the I/O-bound chain (100 ms a
- * page: the product and fetch+parse only).
+ * The whole side-by-side: start costs, then each size (no latency), the I/O-bound chain (100 ms a
+ * page: the product and fetch+parse only) and, when `plateauRows` is above the largest size, one run
+ * of the CLI alone at that size (its peak RSS only).
  */
-export async function peerFigures({ root, dataDir, startSim, log, sizes, ioRows, runs, lastRuns, smoke }) {
+export async function peerFigures({
+  root,
+  dataDir,
+  startSim,
+  log,
+  sizes,
+  ioRows,
+  plateauRows = 0,
+  runs,
+  lastRuns,
+  smoke,
+}) {
   const py = python(dataDir, log, !smoke);
   if (py.reason) log(`python peers not run: ${py.reason}`);
   log('start costs');
@@ -296,7 +308,12 @@ export async function peerFigures({ root, dataDir, startSim, log, sizes, ioRows,
     only: ['fetch'],
     py,
   });
-  return { start, bySize, io };
+  let plateau;
+  if (plateauRows > Math.max(...sizes)) {
+    log(`plateau: ${plateauRows} rows, the CLI alone, once`);
+    plateau = await oneSize({ root, dataDir, startSim, log, rows: plateauRows, runs: 1, only: [], py });
+  }
+  return { start, bySize, io, plateau };
 }
 
 const f2 = (x) => x.toFixed(2);
@@ -311,7 +328,7 @@ const FLAT = 0.05;
  * RESULTS.md rows: `summary` (figure | value | goal | verdict, for the Summary table) and `section`
  * (the side-by-side tables). Ratios compare the minimum of the runs, as the chain figures do.
  */
-export function peerTables({ start, bySize, io }, { memGoals }) {
+export function peerTables({ start, bySize, io, plateau }, { memGoals }) {
   const summaryRows = [];
   const help = start.find((s) => s.label.includes('--help`') && !s.label.includes('npx'));
   const validate = start.find((s) => s.label.includes('validate'));
@@ -343,6 +360,14 @@ export function peerTables({ start, bySize, io }, { memGoals }) {
     const ratio = rssAt(largest) / rssAt(300_000);
     summaryRows.push(
       `| Peak RSS of the CLI's process tree, ${rowsLabel(largest)} ÷ 300k rows, the highest of ${rssRuns(largest)} and of ${rssRuns(300_000)} runs | ${Math.round(rssAt(largest))} ÷ ${Math.round(rssAt(300_000))} MiB = ${f2(ratio)} | ≤ ${f2(1 + FLAT)} (flat) | ${verdict(ratio <= 1 + FLAT)} |`,
+    );
+  }
+  // the plateau: what a run past the largest size adds to its peak (no goal: the flat verdict is above)
+  const plateauProduct = plateau?.entries.find((e) => e.id === 'product');
+  if (plateauProduct !== undefined && rssAt(largest) !== undefined) {
+    const ratio = plateauProduct.rssMiB / rssAt(largest);
+    summaryRows.push(
+      `| Peak RSS of the CLI's process tree, ${rowsLabel(plateau.rows)} rows (the CLI alone, one run, ${f2(plateauProduct.minS)} s) ÷ the highest at ${rowsLabel(largest)} | ${Math.round(plateauProduct.rssMiB)} ÷ ${Math.round(rssAt(largest))} MiB = ${f2(ratio)} | for reference: whether memory still grows with rows | ${ratio <= 1 + FLAT ? 'for reference: levelled off' : 'for reference: **still growing**'} |`,
     );
   }
   const ioProduct = io.entries.find((e) => e.id === 'product');
@@ -379,6 +404,14 @@ export function peerTables({ start, bySize, io }, { memGoals }) {
     `### I/O-bound chain: ${rowsLabel(io.rows)} rows at 100 ms a page`,
     '',
     ...table(io),
+    ...(plateau
+      ? [
+          '',
+          `### ${rowsLabel(plateau.rows)} rows, no latency: the CLI alone, once (its peak RSS against the largest size's)`,
+          '',
+          ...table(plateau),
+        ]
+      : []),
   ];
   return { summaryRows, section };
 }

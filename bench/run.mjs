@@ -3,11 +3,12 @@
  * `npm run bench` — the exporter against its physical limit (fetching + parsing the pages) and a native
  * peer (DuckDB), side by side in one run, on loopback against the simulator. Writes bench/RESULTS.md.
  *
- *   node bench/run.mjs                 full sizes (1M rows; ~15 min on 2 cores)
+ *   node bench/run.mjs                 full sizes (35–55 min on 2 cores)
  *   node bench/run.mjs --smoke         tiny sizes (< 60 s); also BENCH_SIZE=smoke
  *   node bench/run.mjs --out FILE      write the results elsewhere (the smoke test does)
  *   node bench/run.mjs --only peers    only the side by side with the peers and the Lambda bundles
  *   BENCH_PEER_SIZES=16000,300000      the side by side's report sizes (default 16k, 30k, 300k, 3M)
+ *   BENCH_PEER_PLATEAU_ROWS=0          the CLI alone, once, past the largest size (default 10M; 0 skips)
  *   BENCH_RUNS=5                       runs per figure (default 3; every figure is the median)
  *
  * Every measured process is a separate child: the simulator (bench/sim.ts) in one, the exporter
@@ -38,13 +39,15 @@ const ONLY_PEERS = onlyArg >= 0 && args[onlyArg + 1] === 'peers';
 /**
  * The side by side with the peers (bench/peers.mjs): report sizes (the largest run BENCH_PEER_LAST_RUNS
  * times, default 1: minutes per command; the CLI then runs alone until it has PEER_RUNS peaks there,
- * for the flat verdict) and the I/O-bound chain's rows.
+ * for the flat verdict), the I/O-bound chain's rows, and the plateau: one run of the CLI alone past the
+ * largest size (its peak RSS against the largest size's: whether memory still grows with rows).
  */
 const PEERS = smoke
-  ? { sizes: [2_000], ioRows: 2_000 }
+  ? { sizes: [2_000], ioRows: 2_000, plateauRows: 4_000 }
   : {
       sizes: (process.env.BENCH_PEER_SIZES ?? '16000,30000,300000,3000000').split(',').map(Number),
       ioRows: 200_000,
+      plateauRows: Number(process.env.BENCH_PEER_PLATEAU_ROWS ?? 10_000_000),
     };
 const PEER_RUNS = Number(process.env.BENCH_PEER_RUNS ?? (smoke ? 1 : RUNS));
 const PEER_LAST_RUNS = Number(process.env.BENCH_PEER_LAST_RUNS ?? (smoke ? PEER_RUNS : 1));
@@ -412,6 +415,7 @@ async function main() {
       log,
       sizes: PEERS.sizes,
       ioRows: PEERS.ioRows,
+      plateauRows: PEERS.plateauRows,
       runs: PEER_RUNS,
       lastRuns: PEER_LAST_RUNS,
       smoke,

@@ -84,7 +84,17 @@ describe('bench smoke mode', () => {
           ),
         ),
       ).toHaveLength(1);
-    expect(text.match(/^\| report-exporter run \(the CLI\) \| \d+\.\d\d \| /gm)).toHaveLength(2);
+    // the CLI at each size, in the I/O-bound chain, and once alone past the largest size (the plateau)
+    expect(text.match(/^\| report-exporter run \(the CLI\) \| \d+\.\d\d \| /gm)).toHaveLength(3);
+    expect(text).toContain(
+      "### 4k rows, no latency: the CLI alone, once (its peak RSS against the largest size's)",
+    );
+    expect(text).toMatch(
+      new RegExp(
+        `^\\| Peak RSS of the CLI's process tree, 4k rows \\(the CLI alone, one run, ${NUMBER} s\\) ÷ the highest at 2k \\| \\d+ ÷ \\d+ MiB = ${NUMBER} \\| [^|]+ \\| for reference: (levelled off|\\*\\*still growing\\*\\*) \\|$`,
+        'm',
+      ),
+    );
     expect(text).toMatch(/^\| `report-exporter --help` \| \d+\.\d\d \| \d+\.\d\d \| \d+ MiB \|$/m);
     expect(text).toMatch(summaryRow('I/O-bound: export ÷ fetch\\+parse'));
     expect(text).toMatch(summaryRow('CPU-bound: \\(export − fetch\\+parse\\) ÷ DuckDB'));
