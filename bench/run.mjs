@@ -8,7 +8,8 @@
  *   node bench/run.mjs --out FILE      write the results elsewhere (the smoke test does)
  *   node bench/run.mjs --only peers    only the side by side with the peers and the Lambda bundles
  *   BENCH_PEER_SIZES=16000,300000      the side by side's report sizes (default 16k, 30k, 300k, 3M)
- *   BENCH_PEER_PLATEAU_ROWS=0          the CLI alone, once, past the largest size (default 10M; 0 skips)
+ *   BENCH_PEER_PLATEAU_ROWS=0          the CLI alone, once, past the largest size (default 10M with the
+ *                                      default sizes, none with BENCH_PEER_SIZES; 0 skips)
  *   BENCH_RUNS=5                       runs per figure (default 3; every figure is the median)
  *
  * Every measured process is a separate child: the simulator (bench/sim.ts) in one, the exporter
@@ -47,7 +48,10 @@ const PEERS = smoke
   : {
       sizes: (process.env.BENCH_PEER_SIZES ?? '16000,30000,300000,3000000').split(',').map(Number),
       ioRows: 200_000,
-      plateauRows: Number(process.env.BENCH_PEER_PLATEAU_ROWS ?? 10_000_000),
+      // past the default sizes only: with sizes of its own (ten 16k rounds, say) a run asks for one
+      plateauRows: Number(
+        process.env.BENCH_PEER_PLATEAU_ROWS ?? (process.env.BENCH_PEER_SIZES ? 0 : 10_000_000),
+      ),
     };
 const PEER_RUNS = Number(process.env.BENCH_PEER_RUNS ?? (smoke ? 1 : RUNS));
 const PEER_LAST_RUNS = Number(process.env.BENCH_PEER_LAST_RUNS ?? (smoke ? PEER_RUNS : 1));
