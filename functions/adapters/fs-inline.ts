@@ -14,7 +14,7 @@
  * part files' bytes are still written through a `FileHandle`, off the thread.
  */
 import * as fs from 'node:fs';
-import type * as fsp from 'node:fs/promises';
+import * as fsp from 'node:fs/promises';
 
 /**
  * `sync` with the signature of its `node:fs/promises` twin `P`: the same arguments and result, and a
@@ -29,7 +29,15 @@ export const mkdir = inline<typeof fsp.mkdir>(fs.mkdirSync);
 export const readdir = inline<typeof fsp.readdir>(fs.readdirSync);
 export const readFile = inline<typeof fsp.readFile>(fs.readFileSync);
 export const rename = inline<typeof fsp.rename>(fs.renameSync);
-export const rm = inline<typeof fsp.rm>(fs.rmSync);
+const rmInline = inline<typeof fsp.rm>(fs.rmSync);
+/**
+ * A recursive removal goes through `node:fs/promises` itself: on Node 24 and 26 (not 20 or 22), `rmSync` with
+ * `recursive` and `force` treats a path under a file as absent (it resolves) where `fsp.rm` rejects
+ * with `ENOTDIR`. The sink removes recursively only when it clears a stale temporary folder, once
+ * per run, so nothing is lost by the round trip.
+ */
+export const rm: typeof fsp.rm = (path, options) =>
+  options?.recursive === true ? fsp.rm(path, options) : rmInline(path, options);
 export const rmdir = inline<typeof fsp.rmdir>(fs.rmdirSync);
 export const stat = inline<typeof fsp.stat>(fs.statSync);
 export const writeFile = inline<typeof fsp.writeFile>(fs.writeFileSync);

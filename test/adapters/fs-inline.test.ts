@@ -10,7 +10,7 @@ import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import * as inline from '#adapters/fs-inline';
 
 type Api = typeof inline;
@@ -107,4 +107,25 @@ describe('the inline file-system calls', () => {
       expect(tree(a)).toEqual(tree(b));
     },
   );
+
+  // The property's shrunk counterexample on Node 26 (Node 24's rmSync does the same): a recursive,
+  // forced removal of a path under a file resolved inline, where node:fs/promises rejects ENOTDIR.
+  it('reject a recursive, forced removal under a file with ENOTDIR, as node:fs/promises does', async () => {
+    const calls: Call[] = [
+      { op: 'writeFile', path: 'a', body: '' },
+      { op: 'rm', path: 'a/g', force: true, recursive: true },
+    ];
+    const a = join(root, 'under-a-file-inline');
+    const b = join(root, 'under-a-file-promises');
+    mkdirSync(a);
+    mkdirSync(b);
+    const got = [];
+    const want = [];
+    for (const c of calls) {
+      got.push(await outcome(inline, a, c));
+      want.push(await outcome(fsp as unknown as Api, b, c));
+    }
+    expect(want[1]).toEqual({ rejected: 'ENOTDIR' });
+    expect(got).toEqual(want);
+  });
 });
