@@ -342,7 +342,7 @@ const NODE_MAJOR = process.versions.node.split('.')[0];
 
 describe(`handlers end to end (Plan → Export loop → Finalize) on Node ${process.versions.node}`, () => {
   it('runs on the Node major version it was started for (22 under npm run test:node22)', () => {
-    expect(NODE_MAJOR).toBe(process.env.E2E_NODE_MAJOR ?? NODE_MAJOR);
+    expect(NODE_MAJOR).toBe(process.env.TEST_NODE_MAJOR ?? NODE_MAJOR);
   });
 
   it('continues the paged reports over several steps, with payloads far below the Step Functions limit', (ctx) => {

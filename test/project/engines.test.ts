@@ -41,4 +41,21 @@ describe('engines', () => {
     }
     expect(refused).toEqual([]);
   });
+
+  // `npm run test:node22` and `npm run test:node26` start vitest on a Node from the npm registry and
+  // say which major; a run that fell back to another Node would test nothing new.
+  it('runs on the Node major version it was started for (TEST_NODE_MAJOR)', () => {
+    const major = process.versions.node.split('.')[0];
+    expect(major).toBe(process.env.TEST_NODE_MAJOR ?? major);
+  });
+
+  it('admits every Node the tests run on from the npm registry (test/node22, test/node26)', () => {
+    for (const dir of ['node22', 'node26']) {
+      const tested = JSON.parse(readFileSync(new URL(`test/${dir}/package.json`, root), 'utf8')) as {
+        optionalDependencies: Record<string, string>;
+      };
+      for (const [name, version] of Object.entries(tested.optionalDependencies))
+        expect(semver.satisfies(version, pkg.engines.node), `${dir}: ${name}@${version}`).toBe(true);
+    }
+  });
 });
