@@ -31,10 +31,10 @@ export const readFile = inline<typeof fsp.readFile>(fs.readFileSync);
 export const rename = inline<typeof fsp.rename>(fs.renameSync);
 const rmInline = inline<typeof fsp.rm>(fs.rmSync);
 /**
- * A recursive removal goes through `node:fs/promises` itself: on Node 24 and 26 (not 20 or 22), `rmSync` with
- * `recursive` and `force` treats a path under a file as absent (it resolves) where `fsp.rm` rejects
- * with `ENOTDIR`. The sink removes recursively only when it clears a stale temporary folder, once
- * per run, so nothing is lost by the round trip.
+ * A recursive removal goes through `node:fs/promises` itself: on Node 24 and 26 (not 20 or 22),
+ * `rmSync` with `recursive` and `force` treats a path under a file as absent (it resolves) where
+ * `fsp.rm` rejects with `ENOTDIR`. The sink removes recursively only the temporary folders of dead
+ * processes (`./fs-temp`), which a normal run does not have, so the round trip costs nothing.
  */
 export const rm: typeof fsp.rm = (path, options) =>
   options?.recursive === true ? fsp.rm(path, options) : rmInline(path, options);
