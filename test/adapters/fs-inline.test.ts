@@ -89,43 +89,47 @@ function tree(dir: string, at = ''): string[] {
     });
 }
 
+/**
+ * Runs `calls` through both APIs, each in a fresh folder named after `name`: they must agree call by
+ * call (the inline one never throwing) and leave the same tree. Returns node:fs/promises' outcomes.
+ */
+async function replay(calls: Call[], name: string): Promise<unknown[]> {
+  const a = join(root, `${name}-inline`);
+  const b = join(root, `${name}-promises`);
+  mkdirSync(a);
+  mkdirSync(b);
+  const outcomes: unknown[] = [];
+  for (const c of calls) {
+    const got = await outcome(inline, a, c);
+    expect(got).not.toHaveProperty('threw');
+    const want = await outcome(fsp as unknown as Api, b, c);
+    expect(got).toEqual(want);
+    outcomes.push(want);
+  }
+  expect(tree(a)).toEqual(tree(b));
+  return outcomes;
+}
+
 let runs = 0;
 describe('the inline file-system calls', () => {
   test.prop([fc.array(call, { minLength: 1, maxLength: 12 })], { numRuns: 150 })(
     'give what node:fs/promises gives, for any sequence of calls, and leave the same tree',
     async (calls) => {
       runs += 1;
-      const a = join(root, `${runs}-inline`);
-      const b = join(root, `${runs}-promises`);
-      mkdirSync(a);
-      mkdirSync(b);
-      for (const c of calls) {
-        const got = await outcome(inline, a, c);
-        expect(got).not.toHaveProperty('threw');
-        expect(got).toEqual(await outcome(fsp as unknown as Api, b, c));
-      }
-      expect(tree(a)).toEqual(tree(b));
+      await replay(calls, String(runs));
     },
   );
 
   // The property's shrunk counterexample on Node 26 (Node 24's rmSync does the same): a recursive,
   // forced removal of a path under a file resolved inline, where node:fs/promises rejects ENOTDIR.
   it('reject a recursive, forced removal under a file with ENOTDIR, as node:fs/promises does', async () => {
-    const calls: Call[] = [
-      { op: 'writeFile', path: 'a', body: '' },
-      { op: 'rm', path: 'a/g', force: true, recursive: true },
-    ];
-    const a = join(root, 'under-a-file-inline');
-    const b = join(root, 'under-a-file-promises');
-    mkdirSync(a);
-    mkdirSync(b);
-    const got = [];
-    const want = [];
-    for (const c of calls) {
-      got.push(await outcome(inline, a, c));
-      want.push(await outcome(fsp as unknown as Api, b, c));
-    }
-    expect(want[1]).toEqual({ rejected: 'ENOTDIR' });
-    expect(got).toEqual(want);
+    const outcomes = await replay(
+      [
+        { op: 'writeFile', path: 'a', body: '' },
+        { op: 'rm', path: 'a/g', force: true, recursive: true },
+      ],
+      'under-a-file',
+    );
+    expect(outcomes[1]).toEqual({ rejected: 'ENOTDIR' });
   });
 });
