@@ -317,6 +317,16 @@ export async function peerFigures({
 }
 
 const f2 = (x) => x.toFixed(2);
+/**
+ * A figure held to a bound: to two decimals, or to as many more (up to six) as it takes to print it
+ * off the bound when it is off the bound ("1.00 | ≤ 1.0 | missed" reads as a contradiction; "1.0004"
+ * does not).
+ */
+export function nearBound(x, bound) {
+  for (let digits = 2; digits <= 6; digits++)
+    if (x.toFixed(digits) !== bound.toFixed(digits)) return x.toFixed(digits);
+  return f2(x);
+}
 const rowsLabel = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
 const verdict = (met) => (met ? 'met' : '**missed**');
 /** Bytes of a MiB in MB. */
@@ -333,8 +343,8 @@ export function peerTables({ start, bySize, io, plateau }, { memGoals }) {
   const help = start.find((s) => s.label.includes('--help`') && !s.label.includes('npx'));
   const validate = start.find((s) => s.label.includes('validate'));
   summaryRows.push(
-    `| Start: \`report-exporter --help\`, whole process, median | ${f2(help.wallS)} s | ≤ 0.30 s | ${verdict(help.wallS <= 0.3)} |`,
-    `| Start: \`report-exporter validate\`, whole process, median | ${f2(validate.wallS)} s | ≤ 0.50 s | ${verdict(validate.wallS <= 0.5)} |`,
+    `| Start: \`report-exporter --help\`, whole process, median | ${nearBound(help.wallS, 0.3)} s | ≤ 0.30 s | ${verdict(help.wallS <= 0.3)} |`,
+    `| Start: \`report-exporter validate\`, whole process, median | ${nearBound(validate.wallS, 0.5)} s | ≤ 0.50 s | ${verdict(validate.wallS <= 0.5)} |`,
   );
   for (const s of bySize) {
     const product = s.entries.find((e) => e.id === 'product');
@@ -342,7 +352,7 @@ export function peerTables({ start, bySize, io, plateau }, { memGoals }) {
     const slowest = Math.max(...others.map((e) => product.minS / e.minS));
     const worst = others.find((e) => product.minS / e.minS === slowest);
     summaryRows.push(
-      `| Side by side, ${rowsLabel(s.rows)} rows: the CLI ÷ its fastest peer (${worst?.label ?? 'none'}), wall, min of ${s.runs} | ${f2(product.minS)} s ÷ ${f2(worst?.minS ?? Number.NaN)} s = ${f2(slowest)} | < 1 (faster than every peer) | ${verdict(slowest < 1)} |`,
+      `| Side by side, ${rowsLabel(s.rows)} rows: the CLI ÷ its fastest peer (${worst?.label ?? 'none'}), wall, min of ${s.runs} | ${f2(product.minS)} s ÷ ${f2(worst?.minS ?? Number.NaN)} s = ${nearBound(slowest, 1)} | < 1 (faster than every peer) | ${verdict(slowest < 1)} |`,
     );
     const goal = memGoals(s.rows);
     // the goals are in MB (10^6 bytes), GNU time's %M in KiB: both units shown, compared in MB
@@ -359,7 +369,7 @@ export function peerTables({ start, bySize, io, plateau }, { memGoals }) {
   if (largest > 300_000 && rssAt(300_000) !== undefined && rssAt(largest) !== undefined) {
     const ratio = rssAt(largest) / rssAt(300_000);
     summaryRows.push(
-      `| Peak RSS of the CLI's process tree, ${rowsLabel(largest)} ÷ 300k rows, the highest of ${rssRuns(largest)} and of ${rssRuns(300_000)} runs | ${Math.round(rssAt(largest))} ÷ ${Math.round(rssAt(300_000))} MiB = ${f2(ratio)} | ≤ ${f2(1 + FLAT)} (flat) | ${verdict(ratio <= 1 + FLAT)} |`,
+      `| Peak RSS of the CLI's process tree, ${rowsLabel(largest)} ÷ 300k rows, the highest of ${rssRuns(largest)} and of ${rssRuns(300_000)} runs | ${Math.round(rssAt(largest))} ÷ ${Math.round(rssAt(300_000))} MiB = ${nearBound(ratio, 1 + FLAT)} | ≤ ${f2(1 + FLAT)} (flat) | ${verdict(ratio <= 1 + FLAT)} |`,
     );
   }
   // the plateau: what a run past the largest size adds to its peak (no goal: the flat verdict is above)
@@ -374,7 +384,7 @@ export function peerTables({ start, bySize, io, plateau }, { memGoals }) {
   const ioFetch = io.entries.find((e) => e.id === 'fetch');
   const ioRatio = ioProduct.minS / ioFetch.minS;
   summaryRows.push(
-    `| I/O-bound chain (100 ms a page, ${rowsLabel(io.rows)} rows): the CLI ÷ bare fetch+parse, whole processes, min of ${io.runs} | ${f2(ioProduct.minS)} s ÷ ${f2(ioFetch.minS)} s = ${f2(ioRatio)} | ≤ 1.02 | ${verdict(ioRatio <= 1.02)} |`,
+    `| I/O-bound chain (100 ms a page, ${rowsLabel(io.rows)} rows): the CLI ÷ bare fetch+parse, whole processes, min of ${io.runs} | ${f2(ioProduct.minS)} s ÷ ${f2(ioFetch.minS)} s = ${nearBound(ioRatio, 1.02)} | ≤ 1.02 | ${verdict(ioRatio <= 1.02)} |`,
   );
 
   const table = (s) => {
