@@ -377,7 +377,7 @@ export function peerTables({ start, bySize, io, plateau }, { memGoals }) {
   if (plateauProduct !== undefined && rssAt(largest) !== undefined) {
     const ratio = plateauProduct.rssMiB / rssAt(largest);
     summaryRows.push(
-      `| Peak RSS of the CLI's process tree, ${rowsLabel(plateau.rows)} rows (the CLI alone, one run, ${f2(plateauProduct.minS)} s) ÷ the highest at ${rowsLabel(largest)} | ${Math.round(plateauProduct.rssMiB)} ÷ ${Math.round(rssAt(largest))} MiB = ${f2(ratio)} | for reference: whether memory still grows with rows | ${ratio <= 1 + FLAT ? 'for reference: levelled off' : 'for reference: **still growing**'} |`,
+      `| Peak RSS of the CLI's process tree, ${rowsLabel(plateau.rows)} rows (the CLI alone, one run, ${f2(plateauProduct.minS)} s) ÷ the highest at ${rowsLabel(largest)} | ${Math.round(plateauProduct.rssMiB)} ÷ ${Math.round(rssAt(largest))} MiB = ${nearBound(ratio, 1 + FLAT)} | for reference: whether memory still grows with rows | ${ratio <= 1 + FLAT ? 'for reference: levelled off' : 'for reference: **still growing**'} |`,
     );
   }
   const ioProduct = io.entries.find((e) => e.id === 'product');
